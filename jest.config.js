@@ -1,0 +1,8 @@
+/** @type {import('jest').Config} */
+module.exports = {
+  testEnvironment: 'node',
+  roots: ['<rootDir>/test'],
+  // Type checking is `npm run typecheck`'s job; transpiling alone keeps the suite fast.
+  transform: { '^.+\\.ts$': ['ts-jest', { isolatedModules: true }] },
+  testTimeout: 30000,
+};

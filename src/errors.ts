@@ -1,0 +1,62 @@
+import { GraphQLError } from 'graphql';
+
+/** Every error code the API speaks (CONTRACT.md §5), with its HTTP status. */
+export const ERROR_STATUS = {
+  BAD_REQUEST: 400,
+  VALIDATION_FAILED: 400,
+  UNAUTHENTICATED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  CONFLICT: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  RATE_LIMITED: 429,
+  INTERNAL: 500,
+  UNAVAILABLE: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export interface FieldProblem {
+  field: string;
+  message: string;
+}
+
+/**
+ * An error meant for the client. It is a GraphQLError so that resolvers can throw it and both
+ * facades read the same `extensions.code`; REST maps the code to a status in src/rest/errors.ts.
+ */
+export class AppError extends GraphQLError {
+  readonly code: ErrorCode;
+  readonly details?: FieldProblem[];
+  /** Seconds, for RATE_LIMITED. */
+  readonly retryAfter?: number;
+
+  constructor(
+    code: ErrorCode,
+    message: string,
+    opts: { details?: FieldProblem[]; retryAfter?: number } = {},
+  ) {
+    const extensions: Record<string, unknown> = { code };
+    if (opts.details) extensions.details = opts.details;
+    if (opts.retryAfter !== undefined) extensions.retryAfter = opts.retryAfter;
+    super(message, { extensions });
+    this.code = code;
+    this.details = opts.details;
+    this.retryAfter = opts.retryAfter;
+  }
+}
+
+export const notFound = (what: string, id: number | string) =>
+  new AppError('NOT_FOUND', `${what} ${id} does not exist`);
+
+export const validationFailed = (details: FieldProblem[]) =>
+  new AppError('VALIDATION_FAILED', 'The request is not valid', { details });
+
+/** Thrown by store adapters when the database cannot be reached. */
+export class StoreUnavailableError extends AppError {
+  constructor(cause?: unknown) {
+    super('UNAVAILABLE', 'The database is unavailable; try again shortly');
+    if (cause !== undefined) (this as { cause?: unknown }).cause = cause;
+  }
+}

@@ -1,0 +1,477 @@
+import type { GraphQLResolveInfo, GraphQLScalarType, GraphQLScalarTypeConfig } from 'graphql';
+import type { SongRecord, ServiceRecord, UserRecord } from '../store/types';
+import type { GraphQLContext } from '../graphql/context';
+export type Maybe<T> = T | null;
+export type InputMaybe<T> = Maybe<T>;
+export type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
+export type MakeOptional<T, K extends keyof T> = Omit<T, K> & { [SubKey in K]?: Maybe<T[SubKey]> };
+export type MakeMaybe<T, K extends keyof T> = Omit<T, K> & { [SubKey in K]: Maybe<T[SubKey]> };
+export type MakeEmpty<T extends { [key: string]: unknown }, K extends keyof T> = { [_ in K]?: never };
+export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
+export type Omit<T, K extends keyof T> = Pick<T, Exclude<keyof T, K>>;
+export type RequireFields<T, K extends keyof T> = Omit<T, K> & { [P in K]-?: NonNullable<T[P]> };
+/** All built-in and custom scalars, mapped to their actual values */
+export type Scalars = {
+  ID: { input: string; output: string; }
+  String: { input: string; output: string; }
+  Boolean: { input: boolean; output: boolean; }
+  Int: { input: number; output: number; }
+  Float: { input: number; output: number; }
+  /**
+   * An instant as milliseconds since the Unix epoch, a JSON number on output. Input also accepts an
+   * ISO-8601 date-time string with `Z` or an explicit offset. Years 1900-2200.
+   */
+  Timestamp: { input: number; output: number; }
+};
+
+export type AuthPayload = {
+  __typename?: 'AuthPayload';
+  /** Seconds until the token expires. */
+  expiresIn: Scalars['Int']['output'];
+  /** A JWT (HS256) to send as `Authorization: Bearer <token>`. */
+  token: Scalars['String']['output'];
+  /** Always `Bearer`. */
+  tokenType: Scalars['String']['output'];
+  user: User;
+};
+
+export type Mutation = {
+  __typename?: 'Mutation';
+  /**
+   * Link a song to a service (PERFORMED_IN). Idempotent. Without `position` a new link goes to the
+   * end of the setlist and an existing one keeps its place. Returns the setlist.
+   */
+  addSongToService: Array<Song>;
+  createService: Service;
+  /** Create a song (ADMIN only). `artists` defaults to []. */
+  createSong: Song;
+  /** Create a user (ADMIN only). `role` defaults to USER. */
+  createUser: User;
+  /** Delete a service and its performance links; the songs stay. True when done. */
+  deleteService: Scalars['Boolean']['output'];
+  /** Delete a song and its performance links. True when done. */
+  deleteSong: Scalars['Boolean']['output'];
+  /** Delete a user (ADMIN only). The last ADMIN cannot be deleted. */
+  deleteUser: Scalars['Boolean']['output'];
+  /** Exchange a username and password for a token. */
+  login: AuthPayload;
+  /** Unlink a song from a service. True when done; NOT_FOUND when it was not linked. */
+  removeSongFromService: Scalars['Boolean']['output'];
+  /** Replace the whole setlist, in the order given. Returns the setlist. */
+  setServiceSongs: Array<Song>;
+  /** Update a service: fields given replace, fields left out keep their values. */
+  updateService: Service;
+  /** Update a song: fields given replace, fields left out keep their values. */
+  updateSong: Song;
+  /** Update a user (ADMIN, or the user itself for username and password). Only an ADMIN changes `role`. */
+  updateUser: User;
+};
+
+
+export type MutationAddSongToServiceArgs = {
+  position?: InputMaybe<Scalars['Int']['input']>;
+  serviceId: Scalars['Int']['input'];
+  songId: Scalars['Int']['input'];
+};
+
+
+export type MutationCreateServiceArgs = {
+  date: Scalars['Timestamp']['input'];
+  serviceType: ServiceType;
+};
+
+
+export type MutationCreateSongArgs = {
+  artists?: InputMaybe<Array<Scalars['String']['input']>>;
+  name: Scalars['String']['input'];
+};
+
+
+export type MutationCreateUserArgs = {
+  password: Scalars['String']['input'];
+  role?: InputMaybe<Role>;
+  username: Scalars['String']['input'];
+};
+
+
+export type MutationDeleteServiceArgs = {
+  id: Scalars['Int']['input'];
+};
+
+
+export type MutationDeleteSongArgs = {
+  id: Scalars['Int']['input'];
+};
+
+
+export type MutationDeleteUserArgs = {
+  id: Scalars['Int']['input'];
+};
+
+
+export type MutationLoginArgs = {
+  password: Scalars['String']['input'];
+  username: Scalars['String']['input'];
+};
+
+
+export type MutationRemoveSongFromServiceArgs = {
+  serviceId: Scalars['Int']['input'];
+  songId: Scalars['Int']['input'];
+};
+
+
+export type MutationSetServiceSongsArgs = {
+  serviceId: Scalars['Int']['input'];
+  songIds: Array<Scalars['Int']['input']>;
+};
+
+
+export type MutationUpdateServiceArgs = {
+  date?: InputMaybe<Scalars['Timestamp']['input']>;
+  id: Scalars['Int']['input'];
+  serviceType?: InputMaybe<ServiceType>;
+};
+
+
+export type MutationUpdateSongArgs = {
+  artists?: InputMaybe<Array<Scalars['String']['input']>>;
+  id: Scalars['Int']['input'];
+  name?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type MutationUpdateUserArgs = {
+  id: Scalars['Int']['input'];
+  password?: InputMaybe<Scalars['String']['input']>;
+  role?: InputMaybe<Role>;
+  username?: InputMaybe<Scalars['String']['input']>;
+};
+
+export type Query = {
+  __typename?: 'Query';
+  /** The authenticated user. */
+  me: User;
+  /** One service, or null when no service has that id. */
+  service: Maybe<Service>;
+  /** All services, ordered by date then id. */
+  services: Array<Service>;
+  /**
+   * Services strictly after `date`: epoch ms or an ISO-8601 date-time (an instant), or YYYY-MM-DD
+   * (after the end of that day in SERVICE_TIME_ZONE).
+   */
+  servicesAfter: Array<Service>;
+  /** Services strictly before `date` (an instant, or the start of a YYYY-MM-DD day). */
+  servicesBefore: Array<Service>;
+  /** Services from `from` (instant or start of day) to `to` (instant or end of day), both inclusive. */
+  servicesBetween: Array<Service>;
+  /** Services in which the given song was performed, ordered by date then id. */
+  servicesWithSong: Array<Service>;
+  /** One song, or null when no song has that id. */
+  song: Maybe<Song>;
+  /** All songs, ordered by id. */
+  songs: Array<Song>;
+  /** Songs with an artist equal to the given one, compared trimmed, NFC-normalised and case-insensitively. Ordered by id. */
+  songsByArtist: Array<Song>;
+  /** The setlist of a service: position ascending, then link order. */
+  songsForService: Array<Song>;
+  /** One user (ADMIN, or the user itself); null when unknown. */
+  user: Maybe<User>;
+  /** All users, ordered by id (ADMIN only). */
+  users: Array<User>;
+};
+
+
+export type QueryServiceArgs = {
+  id: Scalars['Int']['input'];
+};
+
+
+export type QueryServicesArgs = {
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  offset?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+export type QueryServicesAfterArgs = {
+  date: Scalars['String']['input'];
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  offset?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+export type QueryServicesBeforeArgs = {
+  date: Scalars['String']['input'];
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  offset?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+export type QueryServicesBetweenArgs = {
+  from: Scalars['String']['input'];
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  offset?: InputMaybe<Scalars['Int']['input']>;
+  to: Scalars['String']['input'];
+};
+
+
+export type QueryServicesWithSongArgs = {
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  offset?: InputMaybe<Scalars['Int']['input']>;
+  songId: Scalars['Int']['input'];
+};
+
+
+export type QuerySongArgs = {
+  id: Scalars['Int']['input'];
+};
+
+
+export type QuerySongsArgs = {
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  offset?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+export type QuerySongsByArtistArgs = {
+  artist: Scalars['String']['input'];
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  offset?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+export type QuerySongsForServiceArgs = {
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  offset?: InputMaybe<Scalars['Int']['input']>;
+  serviceId: Scalars['Int']['input'];
+};
+
+
+export type QueryUserArgs = {
+  id: Scalars['Int']['input'];
+};
+
+
+export type QueryUsersArgs = {
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  offset?: InputMaybe<Scalars['Int']['input']>;
+};
+
+export type Role =
+  | 'ADMIN'
+  | 'USER';
+
+/** One church service (an occasion). */
+export type Service = {
+  __typename?: 'Service';
+  date: Scalars['Timestamp']['output'];
+  id: Scalars['Int']['output'];
+  serviceType: ServiceType;
+  /** The setlist: position ascending, then link order. */
+  songs: Array<Song>;
+};
+
+/** The kind of church service. */
+export type ServiceType =
+  /** Sunday morning service */
+  | 'SUN_AM'
+  /** Sunday evening service */
+  | 'SUN_PM'
+  /** Wednesday midweek Bible study */
+  | 'WED';
+
+/** A worship song. */
+export type Song = {
+  __typename?: 'Song';
+  /** Artists known to have written or performed the song, in the order given. Entries may be empty strings. */
+  artists: Array<Scalars['String']['output']>;
+  id: Scalars['Int']['output'];
+  name: Scalars['String']['output'];
+  /** Services in which the song was performed, ordered by date then id. */
+  services: Array<Service>;
+};
+
+/** An account. Passwords never leave the server. */
+export type User = {
+  __typename?: 'User';
+  id: Scalars['Int']['output'];
+  role: Role;
+  username: Scalars['String']['output'];
+};
+
+
+
+export type ResolverTypeWrapper<T> = Promise<T> | T;
+
+
+export type ResolverWithResolve<TResult, TParent, TContext, TArgs> = {
+  resolve: ResolverFn<TResult, TParent, TContext, TArgs>;
+};
+export type Resolver<TResult, TParent = {}, TContext = {}, TArgs = {}> = ResolverFn<TResult, TParent, TContext, TArgs> | ResolverWithResolve<TResult, TParent, TContext, TArgs>;
+
+export type ResolverFn<TResult, TParent, TContext, TArgs> = (
+  parent: TParent,
+  args: TArgs,
+  context: TContext,
+  info: GraphQLResolveInfo
+) => Promise<TResult> | TResult;
+
+export type SubscriptionSubscribeFn<TResult, TParent, TContext, TArgs> = (
+  parent: TParent,
+  args: TArgs,
+  context: TContext,
+  info: GraphQLResolveInfo
+) => AsyncIterable<TResult> | Promise<AsyncIterable<TResult>>;
+
+export type SubscriptionResolveFn<TResult, TParent, TContext, TArgs> = (
+  parent: TParent,
+  args: TArgs,
+  context: TContext,
+  info: GraphQLResolveInfo
+) => TResult | Promise<TResult>;
+
+export interface SubscriptionSubscriberObject<TResult, TKey extends string, TParent, TContext, TArgs> {
+  subscribe: SubscriptionSubscribeFn<{ [key in TKey]: TResult }, TParent, TContext, TArgs>;
+  resolve?: SubscriptionResolveFn<TResult, { [key in TKey]: TResult }, TContext, TArgs>;
+}
+
+export interface SubscriptionResolverObject<TResult, TParent, TContext, TArgs> {
+  subscribe: SubscriptionSubscribeFn<any, TParent, TContext, TArgs>;
+  resolve: SubscriptionResolveFn<TResult, any, TContext, TArgs>;
+}
+
+export type SubscriptionObject<TResult, TKey extends string, TParent, TContext, TArgs> =
+  | SubscriptionSubscriberObject<TResult, TKey, TParent, TContext, TArgs>
+  | SubscriptionResolverObject<TResult, TParent, TContext, TArgs>;
+
+export type SubscriptionResolver<TResult, TKey extends string, TParent = {}, TContext = {}, TArgs = {}> =
+  | ((...args: any[]) => SubscriptionObject<TResult, TKey, TParent, TContext, TArgs>)
+  | SubscriptionObject<TResult, TKey, TParent, TContext, TArgs>;
+
+export type TypeResolveFn<TTypes, TParent = {}, TContext = {}> = (
+  parent: TParent,
+  context: TContext,
+  info: GraphQLResolveInfo
+) => Maybe<TTypes> | Promise<Maybe<TTypes>>;
+
+export type IsTypeOfResolverFn<T = {}, TContext = {}> = (obj: T, context: TContext, info: GraphQLResolveInfo) => boolean | Promise<boolean>;
+
+export type NextResolverFn<T> = () => Promise<T>;
+
+export type DirectiveResolverFn<TResult = {}, TParent = {}, TContext = {}, TArgs = {}> = (
+  next: NextResolverFn<TResult>,
+  parent: TParent,
+  args: TArgs,
+  context: TContext,
+  info: GraphQLResolveInfo
+) => TResult | Promise<TResult>;
+
+
+
+/** Mapping between all available schema types and the resolvers types */
+export type ResolversTypes = {
+  AuthPayload: ResolverTypeWrapper<Omit<AuthPayload, 'user'> & { user: ResolversTypes['User'] }>;
+  Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
+  Int: ResolverTypeWrapper<Scalars['Int']['output']>;
+  Mutation: ResolverTypeWrapper<{}>;
+  Query: ResolverTypeWrapper<{}>;
+  Role: Role;
+  Service: ResolverTypeWrapper<ServiceRecord>;
+  ServiceType: ServiceType;
+  Song: ResolverTypeWrapper<SongRecord>;
+  String: ResolverTypeWrapper<Scalars['String']['output']>;
+  Timestamp: ResolverTypeWrapper<Scalars['Timestamp']['output']>;
+  User: ResolverTypeWrapper<UserRecord>;
+};
+
+/** Mapping between all available schema types and the resolvers parents */
+export type ResolversParentTypes = {
+  AuthPayload: Omit<AuthPayload, 'user'> & { user: ResolversParentTypes['User'] };
+  Boolean: Scalars['Boolean']['output'];
+  Int: Scalars['Int']['output'];
+  Mutation: {};
+  Query: {};
+  Service: ServiceRecord;
+  Song: SongRecord;
+  String: Scalars['String']['output'];
+  Timestamp: Scalars['Timestamp']['output'];
+  User: UserRecord;
+};
+
+export type AuthPayloadResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['AuthPayload'] = ResolversParentTypes['AuthPayload']> = {
+  expiresIn?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  token?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  tokenType?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  user?: Resolver<ResolversTypes['User'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
+export type MutationResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
+  addSongToService?: Resolver<Array<ResolversTypes['Song']>, ParentType, ContextType, RequireFields<MutationAddSongToServiceArgs, 'serviceId' | 'songId'>>;
+  createService?: Resolver<ResolversTypes['Service'], ParentType, ContextType, RequireFields<MutationCreateServiceArgs, 'date' | 'serviceType'>>;
+  createSong?: Resolver<ResolversTypes['Song'], ParentType, ContextType, RequireFields<MutationCreateSongArgs, 'name'>>;
+  createUser?: Resolver<ResolversTypes['User'], ParentType, ContextType, RequireFields<MutationCreateUserArgs, 'password' | 'username'>>;
+  deleteService?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationDeleteServiceArgs, 'id'>>;
+  deleteSong?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationDeleteSongArgs, 'id'>>;
+  deleteUser?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationDeleteUserArgs, 'id'>>;
+  login?: Resolver<ResolversTypes['AuthPayload'], ParentType, ContextType, RequireFields<MutationLoginArgs, 'password' | 'username'>>;
+  removeSongFromService?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationRemoveSongFromServiceArgs, 'serviceId' | 'songId'>>;
+  setServiceSongs?: Resolver<Array<ResolversTypes['Song']>, ParentType, ContextType, RequireFields<MutationSetServiceSongsArgs, 'serviceId' | 'songIds'>>;
+  updateService?: Resolver<ResolversTypes['Service'], ParentType, ContextType, RequireFields<MutationUpdateServiceArgs, 'id'>>;
+  updateSong?: Resolver<ResolversTypes['Song'], ParentType, ContextType, RequireFields<MutationUpdateSongArgs, 'id'>>;
+  updateUser?: Resolver<ResolversTypes['User'], ParentType, ContextType, RequireFields<MutationUpdateUserArgs, 'id'>>;
+};
+
+export type QueryResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
+  me?: Resolver<ResolversTypes['User'], ParentType, ContextType>;
+  service?: Resolver<Maybe<ResolversTypes['Service']>, ParentType, ContextType, RequireFields<QueryServiceArgs, 'id'>>;
+  services?: Resolver<Array<ResolversTypes['Service']>, ParentType, ContextType, Partial<QueryServicesArgs>>;
+  servicesAfter?: Resolver<Array<ResolversTypes['Service']>, ParentType, ContextType, RequireFields<QueryServicesAfterArgs, 'date'>>;
+  servicesBefore?: Resolver<Array<ResolversTypes['Service']>, ParentType, ContextType, RequireFields<QueryServicesBeforeArgs, 'date'>>;
+  servicesBetween?: Resolver<Array<ResolversTypes['Service']>, ParentType, ContextType, RequireFields<QueryServicesBetweenArgs, 'from' | 'to'>>;
+  servicesWithSong?: Resolver<Array<ResolversTypes['Service']>, ParentType, ContextType, RequireFields<QueryServicesWithSongArgs, 'songId'>>;
+  song?: Resolver<Maybe<ResolversTypes['Song']>, ParentType, ContextType, RequireFields<QuerySongArgs, 'id'>>;
+  songs?: Resolver<Array<ResolversTypes['Song']>, ParentType, ContextType, Partial<QuerySongsArgs>>;
+  songsByArtist?: Resolver<Array<ResolversTypes['Song']>, ParentType, ContextType, RequireFields<QuerySongsByArtistArgs, 'artist'>>;
+  songsForService?: Resolver<Array<ResolversTypes['Song']>, ParentType, ContextType, RequireFields<QuerySongsForServiceArgs, 'serviceId'>>;
+  user?: Resolver<Maybe<ResolversTypes['User']>, ParentType, ContextType, RequireFields<QueryUserArgs, 'id'>>;
+  users?: Resolver<Array<ResolversTypes['User']>, ParentType, ContextType, Partial<QueryUsersArgs>>;
+};
+
+export type ServiceResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Service'] = ResolversParentTypes['Service']> = {
+  date?: Resolver<ResolversTypes['Timestamp'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  serviceType?: Resolver<ResolversTypes['ServiceType'], ParentType, ContextType>;
+  songs?: Resolver<Array<ResolversTypes['Song']>, ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
+export type SongResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Song'] = ResolversParentTypes['Song']> = {
+  artists?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  services?: Resolver<Array<ResolversTypes['Service']>, ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
+export interface TimestampScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['Timestamp'], any> {
+  name: 'Timestamp';
+}
+
+export type UserResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['User'] = ResolversParentTypes['User']> = {
+  id?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  role?: Resolver<ResolversTypes['Role'], ParentType, ContextType>;
+  username?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
+export type Resolvers<ContextType = GraphQLContext> = {
+  AuthPayload?: AuthPayloadResolvers<ContextType>;
+  Mutation?: MutationResolvers<ContextType>;
+  Query?: QueryResolvers<ContextType>;
+  Service?: ServiceResolvers<ContextType>;
+  Song?: SongResolvers<ContextType>;
+  Timestamp?: GraphQLScalarType;
+  User?: UserResolvers<ContextType>;
+};
+

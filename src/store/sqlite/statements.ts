@@ -1,0 +1,77 @@
+/**
+ * Every SQL statement of the SQLite store, by name. Batch reads take a JSON array parameter and
+ * expand it with json_each, so one prepared statement serves any batch size.
+ */
+export const SQL = {
+  // Songs
+  listSongs: 'SELECT id, name, artists FROM songs ORDER BY id',
+  songsByIds: 'SELECT id, name, artists FROM songs WHERE id IN (SELECT value FROM json_each(?))',
+  songsByArtistKey: `
+    SELECT s.id, s.name, s.artists FROM song_artist_keys k JOIN songs s ON s.id = k.song_id
+    WHERE k.artist_key = ? ORDER BY s.id`,
+  insertSong: 'INSERT INTO songs (name, artists) VALUES (?, ?) RETURNING id, name, artists',
+  updateSong: `
+    UPDATE songs SET name = coalesce(?, name), artists = coalesce(?, artists)
+    WHERE id = ? RETURNING id, name, artists`,
+  deleteSong: 'DELETE FROM songs WHERE id = ?',
+  insertArtistKey: 'INSERT OR IGNORE INTO song_artist_keys (artist_key, song_id) VALUES (?, ?)',
+  deleteArtistKeys: 'DELETE FROM song_artist_keys WHERE song_id = ?',
+  songExists: 'SELECT 1 FROM songs WHERE id = ?',
+  songsExisting: 'SELECT id FROM songs WHERE id IN (SELECT value FROM json_each(?))',
+
+  // Services
+  listServices: 'SELECT id, date, service_type FROM services ORDER BY date, id',
+  servicesByIds: 'SELECT id, date, service_type FROM services WHERE id IN (SELECT value FROM json_each(?))',
+  servicesInRange: 'SELECT id, date, service_type FROM services WHERE date BETWEEN ? AND ? ORDER BY date, id',
+  insertService: 'INSERT INTO services (date, service_type) VALUES (?, ?) RETURNING id, date, service_type',
+  updateService: `
+    UPDATE services SET date = coalesce(?, date), service_type = coalesce(?, service_type)
+    WHERE id = ? RETURNING id, date, service_type`,
+  deleteService: 'DELETE FROM services WHERE id = ?',
+  serviceExists: 'SELECT 1 FROM services WHERE id = ?',
+
+  // PERFORMED_IN
+  setlists: `
+    SELECT p.service_id AS key, s.id, s.name, s.artists
+    FROM performed_in p JOIN songs s ON s.id = p.song_id
+    WHERE p.service_id IN (SELECT value FROM json_each(?))
+    ORDER BY p.service_id, p.position, p.id`,
+  servicesForSongs: `
+    SELECT p.song_id AS key, v.id, v.date, v.service_type
+    FROM performed_in p JOIN services v ON v.id = p.service_id
+    WHERE p.song_id IN (SELECT value FROM json_each(?))
+    ORDER BY p.song_id, v.date, v.id`,
+  linkAtEnd: `
+    INSERT INTO performed_in (service_id, song_id, position)
+    SELECT ?1, ?2, coalesce(max(position), 0) + 1 FROM performed_in WHERE service_id = ?1
+    ON CONFLICT (service_id, song_id) DO NOTHING`,
+  linkAt: `
+    INSERT INTO performed_in (service_id, song_id, position) VALUES (?, ?, ?)
+    ON CONFLICT (service_id, song_id) DO UPDATE SET position = excluded.position`,
+  unlink: 'DELETE FROM performed_in WHERE service_id = ? AND song_id = ?',
+  clearSetlist: 'DELETE FROM performed_in WHERE service_id = ?',
+
+  // Users
+  listUsers: 'SELECT id, username, role FROM users ORDER BY id',
+  usersByIds: 'SELECT id, username, role FROM users WHERE id IN (SELECT value FROM json_each(?))',
+  credentialsByKey: 'SELECT id, username, role, password_hash, token_version FROM users WHERE username_key = ?',
+  credentialsById: 'SELECT id, username, role, password_hash, token_version FROM users WHERE id = ?',
+  insertUser: `
+    INSERT INTO users (username, username_key, password_hash, role) VALUES (?, ?, ?, ?)
+    ON CONFLICT (username_key) DO NOTHING RETURNING id, username, role`,
+  userKeyTaken: 'SELECT 1 FROM users WHERE username_key = ? AND id <> ?',
+  updateUser: `
+    UPDATE users SET
+      username = coalesce(?1, username), username_key = coalesce(?2, username_key),
+      password_hash = coalesce(?3, password_hash),
+      token_version = token_version + (?3 IS NOT NULL),
+      role = coalesce(?4, role)
+    WHERE id = ?5 RETURNING id, username, role`,
+  userRole: 'SELECT role FROM users WHERE id = ?',
+  countAdmins: "SELECT count(*) FROM users WHERE role = 'ADMIN'",
+  deleteUser: 'DELETE FROM users WHERE id = ?',
+
+  ping: 'SELECT 1',
+} as const;
+
+export type StatementName = keyof typeof SQL;
