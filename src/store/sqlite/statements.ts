@@ -43,7 +43,7 @@ export const SQL = {
     ORDER BY p.song_id, v.date, v.id`,
   linkAtEnd: `
     INSERT INTO performed_in (service_id, song_id, position)
-    SELECT ?1, ?2, coalesce(max(position), 0) + 1 FROM performed_in WHERE service_id = ?1
+    SELECT @serviceId, @songId, coalesce(max(position), 0) + 1 FROM performed_in WHERE service_id = @serviceId
     ON CONFLICT (service_id, song_id) DO NOTHING`,
   linkAt: `
     INSERT INTO performed_in (service_id, song_id, position) VALUES (?, ?, ?)
@@ -62,14 +62,42 @@ export const SQL = {
   userKeyTaken: 'SELECT 1 FROM users WHERE username_key = ? AND id <> ?',
   updateUser: `
     UPDATE users SET
-      username = coalesce(?1, username), username_key = coalesce(?2, username_key),
-      password_hash = coalesce(?3, password_hash),
-      token_version = token_version + (?3 IS NOT NULL),
-      role = coalesce(?4, role)
-    WHERE id = ?5 RETURNING id, username, role`,
+      username = coalesce(@username, username), username_key = coalesce(@usernameKey, username_key),
+      password_hash = coalesce(@passwordHash, password_hash),
+      token_version = token_version + (@passwordHash IS NOT NULL),
+      role = coalesce(@role, role)
+    WHERE id = @id RETURNING id, username, role`,
   userRole: 'SELECT role FROM users WHERE id = ?',
   countAdmins: "SELECT count(*) FROM users WHERE role = 'ADMIN'",
   deleteUser: 'DELETE FROM users WHERE id = ?',
+
+  // Snapshots (scripts/migrate.ts). Upserts keep ids; ON CONFLICT (id) leaves the row in place, so
+  // foreign keys pointing at it never cascade.
+  exportSongs: 'SELECT id, name, artists FROM songs ORDER BY id',
+  exportServices: 'SELECT id, date, service_type FROM services ORDER BY id',
+  exportLinks: 'SELECT id AS seq, service_id, song_id, position FROM performed_in ORDER BY id',
+  exportUsers: 'SELECT id, username, role, password_hash, token_version FROM users ORDER BY id',
+  /** Highest id ever issued per AUTOINCREMENT table, including ids of deleted rows. */
+  exportSequences: 'SELECT name, seq FROM sqlite_sequence',
+  importSong: `
+    INSERT INTO songs (id, name, artists) VALUES (?, ?, ?)
+    ON CONFLICT (id) DO UPDATE SET name = excluded.name, artists = excluded.artists`,
+  importService: `
+    INSERT INTO services (id, date, service_type) VALUES (?, ?, ?)
+    ON CONFLICT (id) DO UPDATE SET date = excluded.date, service_type = excluded.service_type`,
+  // REPLACE may drop a row that holds the same (service, song) pair under another link id; nothing
+  // references performed_in, so that is safe, and the snapshot's link id (its order) wins.
+  importLink: 'INSERT OR REPLACE INTO performed_in (id, service_id, song_id, position) VALUES (?, ?, ?, ?)',
+  importUser: `
+    INSERT INTO users (id, username, username_key, password_hash, role, token_version)
+    VALUES (?, ?, ?, ?, ?, ?)
+    ON CONFLICT (id) DO UPDATE SET username = excluded.username, username_key = excluded.username_key,
+      password_hash = excluded.password_hash, role = excluded.role, token_version = excluded.token_version`,
+  // sqlite_sequence has no unique key, so "upsert" is an insert-if-absent followed by a raise.
+  insertSequence: `
+    INSERT INTO sqlite_sequence (name, seq) SELECT ?1, 0
+    WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = ?1)`,
+  raiseSequence: 'UPDATE sqlite_sequence SET seq = max(seq, ?2) WHERE name = ?1',
 
   ping: 'SELECT 1',
 } as const;

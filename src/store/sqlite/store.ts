@@ -3,12 +3,17 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { artistKey } from '../../domain/artists';
 import { StoreUnavailableError } from '../../errors';
+import { usernameKey } from '../keys';
+import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION, checkSnapshot, sequenceFloor, snapshotCounts } from '../snapshot';
 import type {
   DateRange,
   LinkResult,
   ServiceInput,
   ServicePatch,
   ServiceRecord,
+  Snapshot,
+  SnapshotCounts,
+  SnapshotLink,
   SongInput,
   SongPatch,
   SongRecord,
@@ -25,6 +30,7 @@ type SongRow = { id: number; name: string; artists: string };
 type ServiceRow = { id: number; date: number; service_type: ServiceRecord['serviceType'] };
 type CredentialsRow = UserRecord & { password_hash: string; token_version: number };
 type Keyed<T> = T & { key: number };
+type LinkRow = { seq: number; service_id: number; song_id: number; position: number };
 
 const toSong = (r: SongRow): SongRecord => ({ id: r.id, name: r.name, artists: JSON.parse(r.artists) });
 const toService = (r: ServiceRow): ServiceRecord => ({ id: r.id, date: r.date, serviceType: r.service_type });
@@ -35,7 +41,13 @@ const toCredentials = (r: CredentialsRow): UserCredentials => ({
   passwordHash: r.password_hash,
   tokenVersion: r.token_version,
 });
-const usernameKey = (username: string) => username.toLowerCase();
+
+const toLink = (r: LinkRow): SnapshotLink => ({
+  serviceId: r.service_id,
+  songId: r.song_id,
+  position: r.position,
+  seq: r.seq,
+});
 
 /** Order batch results like the requested ids, null where absent (DataLoader's contract). */
 function byIds<T extends { id: number }>(ids: readonly number[], rows: T[]): (T | null)[] {
@@ -208,7 +220,7 @@ export class SqliteStore implements Store {
     return this.write((): LinkResult => {
       const found = this.missing(serviceId, songId);
       if (found !== 'ok') return found;
-      if (position === undefined) this.run('linkAtEnd', serviceId, songId);
+      if (position === undefined) this.run('linkAtEnd', { serviceId, songId });
       else this.run('linkAt', serviceId, songId, position);
       return 'ok';
     });
@@ -276,14 +288,13 @@ export class SqliteStore implements Store {
       const key = patch.username === undefined ? null : usernameKey(patch.username);
       if (key !== null && this.get('userKeyTaken', key, id)) return 'conflict';
       if (patch.role === 'USER' && this.isLastAdmin(id)) return 'last-admin';
-      return this.get<UserRecord>(
-        'updateUser',
-        patch.username ?? null,
-        key,
-        patch.passwordHash ?? null,
-        patch.role ?? null,
+      return this.get<UserRecord>('updateUser', {
+        username: patch.username ?? null,
+        usernameKey: key,
+        passwordHash: patch.passwordHash ?? null,
+        role: patch.role ?? null,
         id,
-      )!;
+      })!;
     });
   }
 
@@ -291,6 +302,58 @@ export class SqliteStore implements Store {
     return this.write((): boolean | 'last-admin' => {
       if (this.isLastAdmin(id)) return 'last-admin';
       return this.run('deleteUser', id).changes > 0;
+    });
+  }
+
+  // Snapshots
+
+  exportSnapshot() {
+    // One deferred read transaction: under WAL it sees a single consistent state of every table.
+    return this.guard(() =>
+      this.db.transaction((): Snapshot => {
+        const songs = this.all<SongRow>('exportSongs').map(toSong);
+        const services = this.all<ServiceRow>('exportServices').map(toService);
+        const links = this.all<LinkRow>('exportLinks').map(toLink);
+        const users = this.all<CredentialsRow>('exportUsers').map(toCredentials);
+        const issued = new Map(this.all<{ name: string; seq: number }>('exportSequences').map((r) => [r.name, r.seq]));
+        const snapshot: Snapshot = {
+          format: SNAPSHOT_FORMAT,
+          version: SNAPSHOT_VERSION,
+          songs,
+          services,
+          links,
+          users,
+          sequences: {
+            song: issued.get('songs') ?? 0,
+            service: issued.get('services') ?? 0,
+            user: issued.get('users') ?? 0,
+            link: issued.get('performed_in') ?? 0,
+          },
+        };
+        return { ...snapshot, sequences: sequenceFloor(snapshot) };
+      })(),
+    );
+  }
+
+  importSnapshot(snapshot: Snapshot) {
+    checkSnapshot(snapshot);
+    return this.write((): SnapshotCounts => {
+      for (const s of snapshot.songs) {
+        this.run('importSong', s.id, s.name, JSON.stringify(s.artists));
+        this.indexArtists(s.id, s.artists);
+      }
+      for (const v of snapshot.services) this.run('importService', v.id, v.date, v.serviceType);
+      for (const u of snapshot.users) {
+        this.run('importUser', u.id, u.username, usernameKey(u.username), u.passwordHash, u.role, u.tokenVersion);
+      }
+      for (const l of snapshot.links) this.run('importLink', l.seq, l.serviceId, l.songId, l.position);
+      const floor = sequenceFloor(snapshot);
+      const tables = { songs: floor.song, services: floor.service, users: floor.user, performed_in: floor.link };
+      for (const [table, value] of Object.entries(tables)) {
+        this.run('insertSequence', table);
+        this.run('raiseSequence', table, value);
+      }
+      return snapshotCounts(snapshot);
     });
   }
 

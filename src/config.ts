@@ -1,0 +1,121 @@
+import crypto from 'node:crypto';
+import { Info } from 'luxon';
+import { z } from 'zod';
+
+/** Everything the process reads from its environment (CONTRACT.md §1), validated once at startup. */
+export interface Config {
+  port: number;
+  host: string;
+  production: boolean;
+  store: 'sqlite' | 'neo4j';
+  sqlitePath: string;
+  neo4j: { uri?: string; user?: string; password?: string; database?: string };
+  jwtSecret: string;
+  /** True when JWT_SECRET was not set and a random one was made for this process. */
+  jwtSecretGenerated: boolean;
+  jwtExpiresIn: string;
+  admin?: { username: string; password: string };
+  serviceTimeZone: string;
+  corsOrigins: string[] | '*';
+  /** Apollo Sandbox page and introspection; off in production unless GRAPHQL_INTROSPECTION=true. */
+  graphqlIntrospection: boolean;
+  graphqlMaxDepth: number;
+  graphqlMaxCost: number;
+  graphqlMaxAliases: number;
+  loginMaxFailures: number;
+  loginWindowSeconds: number;
+  /** Express `trust proxy`: set when running behind a load balancer so client addresses are right. */
+  trustProxy: string | false;
+  logLevel: string;
+}
+
+export class ConfigError extends Error {}
+
+const DURATION = /^\d+(ms|s|m|h|d|w|y)?$/;
+
+const int = (min: number, max: number) =>
+  z
+    .string()
+    .regex(/^\d+$/, 'must be a whole number')
+    .transform(Number)
+    .refine((n) => n >= min && n <= max, `must be between ${min} and ${max}`);
+
+const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
+
+const Env = z.object({
+  PORT: int(0, 65535).default(4000),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  NODE_ENV: z.string().optional(),
+  STORE: z.enum(['sqlite', 'neo4j'], { error: "must be 'sqlite' or 'neo4j'" }).default('sqlite'),
+  SQLITE_PATH: z.string().min(1).default('./data/songs.db'),
+  NEO4J_URI: z.string().optional(),
+  NEO4J_USER: z.string().optional(),
+  NEO4J_PASSWORD: z.string().optional(),
+  NEO4J_DATABASE: z.string().optional(),
+  JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  JWT_EXPIRES_IN: z.string().regex(DURATION, "must be a duration such as 3600, '15m', '1h' or '7d'").default('1h'),
+  ADMIN_USERNAME: z.string().optional(),
+  ADMIN_PASSWORD: z.string().optional(),
+  SERVICE_TIME_ZONE: z
+    .string()
+    .refine((zone) => Info.isValidIANAZone(zone), 'must be an IANA time zone such as Europe/London')
+    .default('UTC'),
+  CORS_ORIGINS: z.string().default('*'),
+  GRAPHQL_INTROSPECTION: bool.optional(),
+  GRAPHQL_MAX_DEPTH: int(1, 100).default(10),
+  GRAPHQL_MAX_COST: int(1, 1_000_000).default(5000),
+  GRAPHQL_MAX_ALIASES: int(0, 1000).default(15),
+  LOGIN_MAX_FAILURES: int(1, 1000).default(10),
+  LOGIN_WINDOW_SECONDS: int(1, 86400).default(900),
+  TRUST_PROXY: z.string().optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+/**
+ * Parse the environment. Throws ConfigError whose message is one line per problem, each naming the
+ * variable, and never echoing a value (a bad value may be a secret).
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  // Empty variables count as unset, as a shell `FOO=` usually means.
+  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = Env.safeParse(present);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `${String(i.path[0])} ${i.message}`);
+    throw new ConfigError(`Invalid configuration: ${lines.join('; ')}`);
+  }
+  const e = parsed.data;
+  const production = e.NODE_ENV === 'production';
+  const problems: string[] = [];
+  if (production && !e.JWT_SECRET) {
+    problems.push('JWT_SECRET is required when NODE_ENV=production (at least 32 characters)');
+  }
+  if (e.STORE === 'neo4j' && !e.NEO4J_URI) problems.push('NEO4J_URI is required when STORE=neo4j');
+  if (Boolean(e.ADMIN_USERNAME) !== Boolean(e.ADMIN_PASSWORD)) {
+    problems.push('ADMIN_USERNAME and ADMIN_PASSWORD must be set together');
+  }
+  if (problems.length) throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
+
+  const origins = e.CORS_ORIGINS.split(',').map((o) => o.trim()).filter(Boolean);
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    production,
+    store: e.STORE,
+    sqlitePath: e.SQLITE_PATH,
+    neo4j: { uri: e.NEO4J_URI, user: e.NEO4J_USER, password: e.NEO4J_PASSWORD, database: e.NEO4J_DATABASE },
+    jwtSecret: e.JWT_SECRET ?? crypto.randomBytes(48).toString('base64url'),
+    jwtSecretGenerated: !e.JWT_SECRET,
+    jwtExpiresIn: e.JWT_EXPIRES_IN,
+    admin: e.ADMIN_USERNAME && e.ADMIN_PASSWORD ? { username: e.ADMIN_USERNAME, password: e.ADMIN_PASSWORD } : undefined,
+    serviceTimeZone: e.SERVICE_TIME_ZONE,
+    corsOrigins: origins.length === 0 || origins.includes('*') ? '*' : origins,
+    graphqlIntrospection: e.GRAPHQL_INTROSPECTION ?? !production,
+    graphqlMaxDepth: e.GRAPHQL_MAX_DEPTH,
+    graphqlMaxCost: e.GRAPHQL_MAX_COST,
+    graphqlMaxAliases: e.GRAPHQL_MAX_ALIASES,
+    loginMaxFailures: e.LOGIN_MAX_FAILURES,
+    loginWindowSeconds: e.LOGIN_WINDOW_SECONDS,
+    trustProxy: e.TRUST_PROXY ?? false,
+    logLevel: e.LOG_LEVEL,
+  };
+}

@@ -1,0 +1,73 @@
+import { z } from 'zod';
+import { AppError, validationFailed } from '../errors';
+
+/**
+ * The value rules of CONTRACT.md §2, shared by both facades. Types (string, integer, enum) are
+ * already enforced by the GraphQL schema; these are the rules a type cannot express.
+ */
+const name = z
+  .string()
+  .max(300, 'must be at most 300 characters')
+  .refine((s) => s.trim().length > 0, 'must not be empty');
+const artists = z
+  .array(z.string().max(200, 'entries must be at most 200 characters'))
+  .max(50, 'must have at most 50 entries');
+const username = z
+  .string()
+  .min(3, 'must be 3 to 64 characters')
+  .max(64, 'must be 3 to 64 characters')
+  .regex(/^[A-Za-z0-9._@-]*$/, 'may contain only letters, digits and . _ @ -');
+const password = z.string().min(8, 'must be 8 to 256 characters').max(256, 'must be 8 to 256 characters');
+const position = z.number().int().min(1, 'must be at least 1');
+const songIds = z
+  .array(z.number().int().min(1, 'entries must be positive ids'))
+  .max(1000, 'must have at most 1000 entries')
+  .refine((ids) => new Set(ids).size === ids.length, 'must not list the same song twice');
+
+const nonNull = <T extends z.ZodTypeAny>(t: T) => t.optional();
+
+export const rules = {
+  createSong: z.object({ name, artists: artists.optional() }),
+  updateSong: z.object({ name: nonNull(name), artists: nonNull(artists) }),
+  link: z.object({ position: position.optional() }),
+  setlist: z.object({ songIds }),
+  createUser: z.object({ username, password }),
+  updateUser: z.object({ username: nonNull(username), password: nonNull(password) }),
+};
+
+/**
+ * Check `input` against `schema`; on failure throw VALIDATION_FAILED naming every bad field.
+ * A `null` for an optional field is refused rather than read as "absent": it is never meaningful.
+ */
+export function validate<S extends z.ZodObject>(schema: S, input: Record<string, unknown>): z.infer<S> {
+  const nulls = Object.keys(schema.shape).filter((k) => input[k] === null);
+  if (nulls.length) throw validationFailed(nulls.map((field) => ({ field, message: 'must not be null' })));
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  throw validationFailed(
+    result.error.issues.map((i) => ({ field: i.path.filter((p) => typeof p === 'string').join('.'), message: i.message })),
+  );
+}
+
+const MAX_INT = 2 ** 31 - 1;
+
+/** Record ids are positive 32-bit integers (GraphQL Int). */
+export function assertId(value: number, what = 'id'): number {
+  if (!Number.isInteger(value) || value < 1 || value > MAX_INT) {
+    throw new AppError('BAD_REQUEST', `${what} must be a positive integer`);
+  }
+  return value;
+}
+
+export interface Page {
+  limit?: number;
+  offset?: number;
+}
+
+/** Optional paging of any list (CONTRACT.md §5): limit 1–1000, offset ≥ 0. */
+export function checkPage(page: { limit?: number | null; offset?: number | null }): Page {
+  const { limit, offset } = page;
+  if (limit != null && (limit < 1 || limit > 1000)) throw new AppError('BAD_REQUEST', 'limit must be between 1 and 1000');
+  if (offset != null && offset < 0) throw new AppError('BAD_REQUEST', 'offset must be 0 or more');
+  return { limit: limit ?? undefined, offset: offset ?? undefined };
+}

@@ -1,0 +1,40 @@
+import type { Logger } from 'pino';
+import type { LoginLimiter } from '../auth/login-limiter';
+import type { TokenService } from '../auth/tokens';
+import { bearerToken, Viewer } from '../auth/viewer';
+import type { Store } from '../store/types';
+import { createLoaders, type Loaders } from './loaders';
+
+/** What the resolvers need that lives as long as the process. */
+export interface Services {
+  store: Store;
+  tokens: TokenService;
+  loginLimiter: LoginLimiter;
+  serviceTimeZone: string;
+  log: Logger;
+}
+
+/** Per-request context, the same for both facades. */
+export interface GraphQLContext extends Services {
+  loaders: Loaders;
+  viewer: Viewer;
+  /** Client address, for login rate limiting. */
+  clientAddress: string;
+  /** Facts about the answer that a transport may surface: REST sends `totalCount` as X-Total-Count. */
+  meta: { totalCount?: number };
+}
+
+export interface RequestInfo {
+  authorization?: string | null;
+  clientAddress: string;
+}
+
+export function createContext(services: Services, req: RequestInfo): GraphQLContext {
+  return {
+    ...services,
+    loaders: createLoaders(services.store),
+    viewer: new Viewer(bearerToken(req.authorization), services.tokens, services.store),
+    clientAddress: req.clientAddress,
+    meta: {},
+  };
+}

@@ -1,0 +1,7 @@
+import type { Resolvers } from '../../generated/graphql';
+import { Timestamp } from '../scalars';
+import { serviceResolvers } from './services';
+import { songResolvers } from './songs';
+import { userResolvers } from './users';
+
+export const resolvers: Resolvers[] = [{ Timestamp }, songResolvers, serviceResolvers, userResolvers];

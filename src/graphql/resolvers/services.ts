@@ -1,0 +1,110 @@
+import { afterRange, beforeRange, betweenRange, DateFormatError, parseBound } from '../../domain/dates';
+import { assertId, rules, validate } from '../../domain/validation';
+import { AppError, notFound } from '../../errors';
+import type { Resolvers } from '../../generated/graphql';
+import type { DateRange, LinkResult } from '../../store/types';
+import type { GraphQLContext } from '../context';
+import { page } from './paging';
+import { requireSong } from './songs';
+
+async function requireService(ctx: GraphQLContext, id: number) {
+  const service = await ctx.loaders.service.load(assertId(id, 'serviceId'));
+  if (!service) throw notFound('Service', id);
+  return service;
+}
+
+/** Date bounds that do not parse, or a reversed range, are the caller's mistake: 400. */
+function range(build: () => DateRange): DateRange {
+  try {
+    return build();
+  } catch (err) {
+    if (err instanceof DateFormatError) throw new AppError('BAD_REQUEST', err.message);
+    throw err;
+  }
+}
+
+function linkOutcome(result: LinkResult | 'not-linked', serviceId: number, songId: number): void {
+  if (result === 'no-service') throw notFound('Service', serviceId);
+  if (result === 'no-song') throw notFound('Song', songId);
+  if (result === 'not-linked') throw new AppError('NOT_FOUND', `Song ${songId} is not in the setlist of service ${serviceId}`);
+}
+
+/** The setlist after a write: drop what this request cached before the write. */
+function freshSetlist(ctx: GraphQLContext, serviceId: number) {
+  return ctx.loaders.setlist.clear(serviceId).load(serviceId);
+}
+
+export const serviceResolvers: Resolvers = {
+  Query: {
+    services: async (_, args, ctx) => page(ctx, await ctx.store.listServices(), args),
+    service: (_, { id }, ctx) => ctx.loaders.service.load(assertId(id)),
+    songsForService: async (_, args, ctx) => {
+      await requireService(ctx, args.serviceId);
+      return page(ctx, await ctx.loaders.setlist.load(args.serviceId), args);
+    },
+    servicesWithSong: async (_, args, ctx) => {
+      await requireSong(ctx, args.songId);
+      return page(ctx, await ctx.loaders.performances.load(args.songId), args);
+    },
+    servicesAfter: async (_, args, ctx) => {
+      const r = range(() => afterRange(parseBound(args.date, ctx.serviceTimeZone)));
+      return page(ctx, await ctx.store.servicesInRange(r), args);
+    },
+    servicesBefore: async (_, args, ctx) => {
+      const r = range(() => beforeRange(parseBound(args.date, ctx.serviceTimeZone)));
+      return page(ctx, await ctx.store.servicesInRange(r), args);
+    },
+    servicesBetween: async (_, args, ctx) => {
+      const r = range(() =>
+        betweenRange(parseBound(args.from, ctx.serviceTimeZone), parseBound(args.to, ctx.serviceTimeZone)),
+      );
+      return page(ctx, await ctx.store.servicesInRange(r), args);
+    },
+  },
+  Mutation: {
+    // date and serviceType are checked by their GraphQL types (Timestamp, ServiceType).
+    createService: (_, args, ctx) => ctx.store.createService({ date: args.date, serviceType: args.serviceType }),
+    updateService: async (_, { id, date, serviceType }, ctx) => {
+      if (date === null || serviceType === null) {
+        throw new AppError('VALIDATION_FAILED', 'The request is not valid', {
+          details: [{ field: date === null ? 'date' : 'serviceType', message: 'must not be null' }],
+        });
+      }
+      const service = await ctx.store.updateService(assertId(id), { date, serviceType });
+      if (!service) throw notFound('Service', id);
+      ctx.loaders.service.clear(id).prime(id, service);
+      return service;
+    },
+    deleteService: async (_, { id }, ctx) => {
+      if (!(await ctx.store.deleteService(assertId(id)))) throw notFound('Service', id);
+      ctx.loaders.service.clear(id);
+      return true;
+    },
+    addSongToService: async (_, { serviceId, songId, position }, ctx) => {
+      const input = validate(rules.link, { position });
+      const result = await ctx.store.linkSong(assertId(serviceId, 'serviceId'), assertId(songId, 'songId'), input.position);
+      linkOutcome(result, serviceId, songId);
+      return freshSetlist(ctx, serviceId);
+    },
+    removeSongFromService: async (_, { serviceId, songId }, ctx) => {
+      const result = await ctx.store.unlinkSong(assertId(serviceId, 'serviceId'), assertId(songId, 'songId'));
+      linkOutcome(result, serviceId, songId);
+      ctx.loaders.setlist.clear(serviceId);
+      return true;
+    },
+    setServiceSongs: async (_, { serviceId, songIds }, ctx) => {
+      validate(rules.setlist, { songIds });
+      const result = await ctx.store.replaceSetlist(assertId(serviceId, 'serviceId'), songIds);
+      if (result === 'no-song') {
+        const known = await ctx.store.songsByIds(songIds);
+        const missing = songIds.find((_, i) => known[i] === null)!;
+        throw notFound('Song', missing);
+      }
+      linkOutcome(result, serviceId, 0);
+      return freshSetlist(ctx, serviceId);
+    },
+  },
+  Service: {
+    songs: (service, _, ctx) => ctx.loaders.setlist.load(service.id),
+  },
+};

@@ -1,0 +1,41 @@
+import { ConfigError, loadConfig, type Config } from './config';
+import { createLogger } from './logger';
+import { startServer } from './server';
+
+async function main() {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(err.message);
+      process.exit(1);
+    }
+    throw err;
+  }
+  const log = createLogger(config.logLevel);
+  if (config.jwtSecretGenerated) {
+    log.warn('JWT_SECRET is not set: using a random secret for this process, so tokens end with it');
+  }
+  const server = await startServer(config, log);
+  log.info(
+    { store: config.store, rest: `${server.url}/api/v1`, graphql: `${server.url}/graphql` },
+    `listening on ${server.url}`,
+  );
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'shutting down');
+    await server.close();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+main().catch((err) => {
+  console.error(`Startup failed: ${err instanceof Error ? err.message : String(err)}`);
+  process.exit(1);
+});

@@ -1,0 +1,107 @@
+import {
+  coerceInputValue,
+  getNamedType,
+  GraphQLInt,
+  isEnumType,
+  isListType,
+  isNonNullType,
+  type GraphQLArgument,
+  type GraphQLInputType,
+} from 'graphql';
+import { AppError, validationFailed, type FieldProblem } from '../errors';
+import { pathParams } from './routes';
+
+const MAX_INT = 2 ** 31 - 1;
+const POSITIVE = /^[1-9]\d{0,9}$/;
+const NATURAL = /^\d{1,10}$/;
+
+function describe(type: GraphQLInputType): string {
+  const inner = isNonNullType(type) ? type.ofType : type;
+  if (isListType(inner)) return `an array of ${describe(inner.ofType).replace(/^an? /, '')}s`;
+  const named = getNamedType(inner);
+  if (isEnumType(named)) return `one of ${named.getValues().map((v) => v.name).join(', ')}`;
+  switch (named.name) {
+    case 'String':
+      return 'a string';
+    case 'Int':
+      return 'an integer';
+    case 'Boolean':
+      return 'a boolean';
+    case 'Timestamp':
+      return 'epoch milliseconds or an ISO-8601 date-time with Z or an offset, in the years 1900 to 2200';
+    default:
+      return `a ${named.name}`;
+  }
+}
+
+/**
+ * A path segment for an argument. Int arguments are record ids: a positive integer written plainly
+ * (`abc`, `1.5`, `0`, `-3`, `1e3`, or anything past 2^31-1 is a 400), because SOFA's own reading is
+ * lenient (`" 7"` would become 7).
+ */
+function pathValue(arg: GraphQLArgument, raw: string): string | number {
+  if (getNamedType(arg.type) !== GraphQLInt) return raw;
+  if (!POSITIVE.test(raw) || Number(raw) > MAX_INT) {
+    throw new AppError('BAD_REQUEST', `${arg.name} must be a positive integer, not '${raw}'`);
+  }
+  return Number(raw);
+}
+
+/** `limit` and `offset` query parameters, read as strictly as path ids. */
+function queryValue(arg: GraphQLArgument, raw: unknown): number {
+  if (typeof raw !== 'string' || !NATURAL.test(raw) || Number(raw) > MAX_INT) {
+    throw new AppError('BAD_REQUEST', `${arg.name} must be a whole number`);
+  }
+  return Number(raw);
+}
+
+/** One JSON body field, coerced by the argument's own GraphQL input type (strict: no `123` → "123"). */
+function bodyValue(arg: GraphQLArgument, value: unknown, problems: FieldProblem[]): unknown {
+  if (value === null) {
+    problems.push({ field: arg.name, message: 'must not be null' });
+    return undefined;
+  }
+  let ok = true;
+  const coerced = coerceInputValue(value, arg.type, () => {
+    ok = false;
+  });
+  if (!ok) problems.push({ field: arg.name, message: `must be ${describe(arg.type)}` });
+  return coerced;
+}
+
+/**
+ * The arguments of one REST call: path parameters, then (GET) `limit`/`offset` from the query
+ * string, or (POST/PUT) the JSON body's fields. Body fields that are not arguments (such as `id`)
+ * are ignored, as the contract says of `id`.
+ */
+export function readArguments(
+  args: readonly GraphQLArgument[],
+  routePath: string,
+  params: Record<string, string>,
+  query: Record<string, unknown>,
+  body: unknown,
+  method: string,
+): Record<string, unknown> {
+  const inPath = new Set(pathParams(routePath));
+  const values: Record<string, unknown> = {};
+  const problems: FieldProblem[] = [];
+  const hasBody = method === 'POST' || method === 'PUT';
+  if (hasBody && body !== undefined && (typeof body !== 'object' || body === null || Array.isArray(body))) {
+    throw new AppError('BAD_REQUEST', 'The request body must be a JSON object');
+  }
+  const fields = (body ?? {}) as Record<string, unknown>;
+
+  for (const arg of args) {
+    if (inPath.has(arg.name)) {
+      values[arg.name] = pathValue(arg, params[arg.name]);
+    } else if (!hasBody) {
+      if (query[arg.name] !== undefined) values[arg.name] = queryValue(arg, query[arg.name]);
+    } else if (fields[arg.name] !== undefined) {
+      values[arg.name] = bodyValue(arg, fields[arg.name], problems);
+    } else if (isNonNullType(arg.type)) {
+      problems.push({ field: arg.name, message: 'is required' });
+    }
+  }
+  if (problems.length) throw validationFailed(problems);
+  return values;
+}

@@ -1,0 +1,71 @@
+import { allow } from 'graphql-shield';
+import { mutationRules, queryRules } from '../graphql/permissions';
+import { ROUTES } from './routes';
+import type { SofaRouter } from './sofa';
+import { BASE_PATH } from './sofa';
+
+type Operation = { security?: unknown; responses?: Record<string, unknown>; parameters?: unknown[] };
+type Document = { paths: Record<string, Record<string, Operation>>; components: Record<string, Record<string, unknown>> };
+
+const errorResponse = (description: string) => ({
+  description,
+  content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+});
+
+export const isPublic = (field: string): boolean => {
+  const [type, name] = field.split('.');
+  const rules: Record<string, unknown> = type === 'Query' ? queryRules : mutationRules;
+  return rules[name] === allow;
+};
+
+/**
+ * SOFA's generated OpenAPI document, completed with what only the REST layer knows: which routes
+ * need a bearer token, the 204 answers of deletes, and the error shape. SOFA's webhook routes for
+ * subscriptions are not served (the schema has no subscriptions), so they are left out.
+ */
+export async function openApiDocument(sofa: SofaRouter): Promise<unknown> {
+  const res = await sofa.fetch(new Request(`http://sofa.internal${BASE_PATH}/openapi.json`));
+  const doc = (await res.json()) as Document;
+  for (const path of Object.keys(doc.paths)) {
+    if (path.includes('/webhook')) delete doc.paths[path];
+  }
+  // SOFA describes the root types as if they were records; REST has no such objects.
+  delete doc.components.schemas.Query;
+  delete doc.components.schemas.Mutation;
+  doc.components.schemas.Error = {
+    type: 'object',
+    required: ['error'],
+    properties: {
+      error: {
+        type: 'object',
+        required: ['code', 'message'],
+        properties: {
+          code: { type: 'string', example: 'NOT_FOUND' },
+          message: { type: 'string' },
+          details: {
+            type: 'array',
+            items: { type: 'object', properties: { field: { type: 'string' }, message: { type: 'string' } } },
+          },
+        },
+      },
+    },
+  };
+  for (const route of ROUTES) {
+    const oasPath = `${BASE_PATH}${route.path}`.replace(/:(\w+)/g, '{$1}');
+    const op = doc.paths[oasPath]?.[route.method.toLowerCase()];
+    if (!op) continue;
+    op.responses ??= {};
+    if (route.status === 204) {
+      delete op.responses['200'];
+      op.responses['204'] = { description: 'Done; no body' };
+    }
+    op.responses['400'] = errorResponse('Bad request or validation failed');
+    if (!isPublic(route.field)) {
+      op.security = [{ bearerAuth: [] }];
+      op.responses['401'] = errorResponse('Missing, invalid or expired token');
+      op.responses['403'] = errorResponse('The token lacks the privilege');
+    }
+    if (route.path.includes(':')) op.responses['404'] = errorResponse('No such record');
+  }
+  return doc;
+}

@@ -1,0 +1,174 @@
+import cors from 'cors';
+import express, { type NextFunction, type Request, type Response } from 'express';
+import type { GraphQLField, GraphQLSchema } from 'graphql';
+import type { Logger } from 'pino';
+import { AppError } from '../errors';
+import { createContext, type Services } from '../graphql/context';
+import { restError, toAppError } from './errors';
+import { readArguments } from './input';
+import { openApiDocument } from './openapi';
+import { ROUTES, pathParams, type RestRoute } from './routes';
+import { BASE_PATH, createSofaRouter, type SofaServerContext } from './sofa';
+
+export const ALLOWED_METHODS = 'GET, POST, PUT, DELETE, OPTIONS';
+export const BODY_LIMIT = '100kb';
+
+function sendError(res: Response, error: AppError): void {
+  const { status, headers, body } = restError(error);
+  res.status(status).set(headers).json(body);
+}
+
+function fieldOf(schema: GraphQLSchema, route: RestRoute): GraphQLField<unknown, unknown> {
+  const [typeName, fieldName] = route.field.split('.');
+  const type = typeName === 'Query' ? schema.getQueryType() : schema.getMutationType();
+  const field = type?.getFields()[fieldName];
+  if (!field) throw new Error(`REST route ${route.method} ${route.path} names unknown field ${route.field}`);
+  return field;
+}
+
+/** The canonical URL SOFA sees: path parameters re-encoded, paging in the query string. */
+function sofaUrl(route: RestRoute, values: Record<string, unknown>): URL {
+  const inPath = new Set(pathParams(route.path));
+  const path = route.path.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(String(values[name])));
+  const url = new URL(`${BASE_PATH}${path}`, 'http://sofa.internal');
+  if (route.method === 'GET') {
+    for (const [name, value] of Object.entries(values)) {
+      if (!inPath.has(name)) url.searchParams.set(name, String(value));
+    }
+  }
+  return url;
+}
+
+/**
+ * REST API v1 as an Express router. Each route of the table is read strictly here (path ids, JSON
+ * body types against the field's GraphQL argument types), run through SOFA (which executes the
+ * field's generated operation on the shared resolvers), and shaped to the contract: statuses,
+ * Location, X-Total-Count, 404 for unknown records, one JSON error shape. This module is the only
+ * place that knows REST.
+ */
+export function createRestRouter(schema: GraphQLSchema, services: Services, corsOrigins: string[] | '*') {
+  const log: Logger = services.log;
+  const sofa = createSofaRouter(schema, log);
+  const router = express.Router();
+
+  router.use((_req, res, next) => {
+    res.set('Access-Control-Allow-Methods', ALLOWED_METHODS);
+    next();
+  });
+  router.use(
+    cors({
+      origin: corsOrigins,
+      methods: ALLOWED_METHODS,
+      allowedHeaders: ['Authorization', 'Content-Type'],
+      exposedHeaders: ['Location', 'X-Total-Count', 'Retry-After', 'WWW-Authenticate'],
+      optionsSuccessStatus: 204,
+      maxAge: 600,
+    }),
+  );
+  // Any content type is read as JSON: `curl -d '{...}'` sends form encoding by default, and a
+  // body that is not JSON is answered as malformed either way.
+  router.use(express.json({ limit: BODY_LIMIT, type: () => true, strict: false }));
+
+  let openapi: Promise<unknown> | undefined;
+  router.get('/openapi.json', async (_req, res, next) => {
+    try {
+      openapi ??= openApiDocument(sofa);
+      res.json(await openapi);
+    } catch (err) {
+      openapi = undefined;
+      next(err);
+    }
+  });
+
+  const methodsByPath = new Map<string, string[]>();
+  for (const route of ROUTES) {
+    const field = fieldOf(schema, route);
+    methodsByPath.set(route.path, [...(methodsByPath.get(route.path) ?? []), route.method]);
+
+    router[route.method.toLowerCase() as 'get'](route.path, async (req: Request, res: Response, next: NextFunction) => {
+      try {
+        const values = readArguments(
+          field.args,
+          route.path,
+          req.params as Record<string, string>,
+          req.query as Record<string, unknown>,
+          req.body,
+          route.method,
+        );
+        const graphqlContext = createContext(services, {
+          authorization: req.headers.authorization,
+          clientAddress: req.ip ?? 'unknown',
+        });
+        const inPath = new Set(pathParams(route.path));
+        const bodyValues = Object.fromEntries(Object.entries(values).filter(([k]) => !inPath.has(k)));
+        const request = new globalThis.Request(sofaUrl(route, values), {
+          method: route.method,
+          headers: { 'content-type': 'application/json' },
+          body: route.method === 'POST' || route.method === 'PUT' ? JSON.stringify(bodyValues) : undefined,
+        });
+        const serverContext: SofaServerContext = { graphqlContext };
+        const answer = await sofa.fetch(request, serverContext);
+        const payload = await answer.json();
+
+        if (!answer.ok) {
+          res.status(answer.status);
+          answer.headers.forEach((value, name) => {
+            if (name !== 'content-type' && name !== 'content-length') res.set(name, value);
+          });
+          res.json(payload);
+          return;
+        }
+        if (route.status === 204) {
+          res.status(204).end();
+          return;
+        }
+        if (payload === null && route.record) {
+          sendError(res, new AppError('NOT_FOUND', `${route.record} ${values.id} does not exist`));
+          return;
+        }
+        if (route.status === 201) {
+          const collection = route.path.split('/')[1];
+          res.status(201).location(`${BASE_PATH}/${collection}/${(payload as { id: number }).id}`);
+        }
+        if (graphqlContext.meta.totalCount !== undefined && Array.isArray(payload)) {
+          res.set('X-Total-Count', String(graphqlContext.meta.totalCount));
+        }
+        res.json(payload);
+      } catch (err) {
+        next(err);
+      }
+    });
+  }
+
+  // A known path with a method it does not have.
+  for (const [path, methods] of methodsByPath) {
+    router.all(path, (req, res) => {
+      res.set('Allow', [...methods, 'OPTIONS'].join(', '));
+      sendError(res, new AppError('METHOD_NOT_ALLOWED', `${req.method} is not allowed on this path; use ${methods.join(', ')}`));
+    });
+  }
+
+  router.use((req: Request, res: Response) => {
+    sendError(res, new AppError('NOT_FOUND', `No such endpoint: ${req.method} ${BASE_PATH}${req.path}`));
+  });
+
+  router.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
+    sendError(res, bodyParserError(err) ?? toAppError(err, log));
+  });
+
+  return router;
+}
+
+/** body-parser reports its failures with a `type`; they are the client's, not ours. */
+export function bodyParserError(err: unknown): AppError | undefined {
+  const type = (err as { type?: string })?.type;
+  if (type === 'entity.too.large') return new AppError('PAYLOAD_TOO_LARGE', `The request body is larger than ${BODY_LIMIT}`);
+  if (type === 'entity.parse.failed') return new AppError('BAD_REQUEST', 'The request body is not valid JSON');
+  if (type === 'encoding.unsupported' || type === 'charset.unsupported') {
+    return new AppError('BAD_REQUEST', 'The request body encoding is not supported');
+  }
+  if (type === 'request.aborted' || type === 'request.size.invalid') {
+    return new AppError('BAD_REQUEST', 'The request body was incomplete');
+  }
+  return undefined;
+}
