@@ -1,0 +1,97 @@
+/**
+ * Loads a small, realistic demo data set into the configured store so a new user sees something
+ * at once: 30 songs with their artists and about three months of services with setlists.
+ * Deterministic (same data every run) and only into an empty store, unless --force.
+ *
+ *   npm run seed            # into ./data/songs.db (or SQLITE_PATH / STORE=neo4j)
+ */
+import { loadConfig } from '../config';
+import { createStore } from '../store';
+import type { ServiceType } from '../generated/graphql';
+
+const SONGS: [string, string[]][] = [
+  ['Amazing Grace', ['John Newton']],
+  ['Be Thou My Vision', ['Traditional Irish', 'Mary Byrne']],
+  ['Holy, Holy, Holy', ['Reginald Heber', 'John Bacchus Dykes']],
+  ['It Is Well with My Soul', ['Horatio Spafford', 'Philip Bliss']],
+  ['Great Is Thy Faithfulness', ['Thomas Chisholm', 'William Runyan']],
+  ['How Great Thou Art', ['Carl Boberg', 'Stuart K. Hine']],
+  ['Come Thou Fount of Every Blessing', ['Robert Robinson']],
+  ['Crown Him with Many Crowns', ['Matthew Bridges', 'Godfrey Thring']],
+  ['Praise to the Lord, the Almighty', ['Joachim Neander']],
+  ['A Mighty Fortress Is Our God', ['Martin Luther']],
+  ['When I Survey the Wondrous Cross', ['Isaac Watts']],
+  ['Joyful, Joyful, We Adore Thee', ['Henry van Dyke', 'Ludwig van Beethoven']],
+  ['All Creatures of Our God and King', ['Francis of Assisi', 'William Draper']],
+  ['And Can It Be', ['Charles Wesley']],
+  ['O for a Thousand Tongues to Sing', ['Charles Wesley']],
+  ['Blessed Assurance', ['Fanny Crosby', 'Phoebe Knapp']],
+  ['To God Be the Glory', ['Fanny Crosby', 'William Doane']],
+  ['Rock of Ages', ['Augustus Toplady']],
+  ['Abide with Me', ['Henry Francis Lyte', 'William Henry Monk']],
+  ['The Church\u2019s One Foundation', ['Samuel John Stone', 'Samuel Sebastian Wesley']],
+  ['Guide Me, O Thou Great Jehovah', ['William Williams']],
+  ['Come, Thou Long Expected Jesus', ['Charles Wesley']],
+  ['O Worship the King', ['Robert Grant']],
+  ['Immortal, Invisible, God Only Wise', ['Walter Chalmers Smith']],
+  ['Standing on the Promises', ['Russell Kelso Carter']],
+  ['Nearer, My God, to Thee', ['Sarah Flower Adams', 'Lowell Mason']],
+  ['Jesus Paid It All', ['Elvina Hall', 'John Grape']],
+  ['What a Friend We Have in Jesus', ['Joseph Scriven', 'Charles Converse']],
+  ['Doxology', ['Thomas Ken']],
+  ['Morning Has Broken', ['Eleanor Farjeon']],
+];
+
+/** A small deterministic generator (mulberry32), so the demo data is the same on every machine. */
+function random(seed: number) {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+async function main() {
+  const force = process.argv.includes('--force');
+  const store = await createStore(loadConfig());
+  try {
+    if (!force && (await store.listSongs()).length > 0) {
+      console.log('The store already has songs; nothing seeded (use --force to add the demo data anyway).');
+      return;
+    }
+    const songs = [];
+    for (const [name, artists] of SONGS) songs.push(await store.createSong({ name, artists }));
+
+    const next = random(2024);
+    // Thirteen weeks from Sunday 2024-09-01: Sunday morning and evening, Wednesday Bible study.
+    const firstSunday = Date.UTC(2024, 8, 1);
+    const day = 86_400_000;
+    const slots: [number, ServiceType, number][] = [
+      [0, 'SUN_AM', 10 * 3_600_000],
+      [0, 'SUN_PM', 18 * 3_600_000],
+      [3, 'WED', 19 * 3_600_000 + 1_800_000],
+    ];
+    let services = 0;
+    let links = 0;
+    for (let week = 0; week < 13; week++) {
+      for (const [offset, serviceType, time] of slots) {
+        const service = await store.createService({ date: firstSunday + (week * 7 + offset) * day + time, serviceType });
+        services++;
+        const count = serviceType === 'WED' ? 3 : 4 + Math.floor(next() * 3);
+        const picked = new Set<number>();
+        while (picked.size < count) picked.add(songs[Math.floor(next() * songs.length)].id);
+        await store.replaceSetlist(service.id, [...picked]);
+        links += picked.size;
+      }
+    }
+    console.log(`Seeded ${songs.length} songs, ${services} services and ${links} performances.`);
+  } finally {
+    await store.close();
+  }
+}
+
+main().catch((err) => {
+  console.error(`Seeding failed: ${err instanceof Error ? err.message : String(err)}`);
+  process.exit(1);
+});
