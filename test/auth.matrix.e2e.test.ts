@@ -243,3 +243,18 @@ test('a bad token on a public endpoint is ignored: the request is served as anon
     expect(gql.body.errors).toBeUndefined();
   }
 });
+
+test('who is asking is decided before the request body is read', async () => {
+  const mistyped = { name: 42, artists: 'not-a-list' };
+  const anonymous = await s.api('POST', '/songs', { body: mistyped });
+  expect(anonymous.status).toBe(401);
+  expect(anonymous.body.error.code).toBe('UNAUTHENTICATED');
+  const asUser = await s.api('POST', '/songs', { token: userToken, body: mistyped });
+  expect(asUser.status).toBe(403);
+  expect(asUser.body.error.code).toBe('FORBIDDEN');
+  const asAdmin = await s.api('POST', '/songs', { token: await s.adminToken(), body: mistyped });
+  expect(asAdmin.status).toBe(400);
+  expect(asAdmin.body.error.code).toBe('VALIDATION_FAILED');
+  const badId = await s.api('PUT', '/users/abc', { token: userToken, body: { username: 'x' } });
+  expect(badId.status).toBe(403);
+});

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AppError, validationFailed } from '../errors';
+import { AppError, validationFailed, type FieldProblem } from '../errors';
 
 /**
  * The value rules of CONTRACT.md §2, shared by both facades. Types (string, integer, enum) are
@@ -36,6 +36,31 @@ export const rules = {
 };
 
 /**
+ * The same rules by the root field they guard. REST checks argument types before a resolver runs;
+ * when a type is wrong it checks the other fields against these, so that one answer names every
+ * bad field (CONTRACT.md §2) rather than only the mistyped ones.
+ */
+export const rulesByField: Readonly<Record<string, z.ZodObject>> = {
+  'Mutation.createSong': rules.createSong,
+  'Mutation.updateSong': rules.updateSong,
+  'Mutation.addSongToService': rules.link,
+  'Mutation.setServiceSongs': rules.setlist,
+  'Mutation.createUser': rules.createUser,
+  'Mutation.updateUser': rules.updateUser,
+};
+
+const problemsOf = (error: z.ZodError): FieldProblem[] =>
+  error.issues.map((i) => ({ field: i.path.filter((p) => typeof p === 'string').join('.'), message: i.message }));
+
+/** Every rule problem of `input` (empty when it passes); a `null` counts as one, as in `validate`. */
+export function ruleProblems(schema: z.ZodObject, input: Record<string, unknown>): FieldProblem[] {
+  const nulls = Object.keys(schema.shape).filter((k) => input[k] === null);
+  if (nulls.length) return nulls.map((field) => ({ field, message: 'must not be null' }));
+  const result = schema.safeParse(input);
+  return result.success ? [] : problemsOf(result.error);
+}
+
+/**
  * Check `input` against `schema`; on failure throw VALIDATION_FAILED naming every bad field.
  * A `null` for an optional field is refused rather than read as "absent": it is never meaningful.
  */
@@ -44,9 +69,7 @@ export function validate<S extends z.ZodObject>(schema: S, input: Record<string,
   if (nulls.length) throw validationFailed(nulls.map((field) => ({ field, message: 'must not be null' })));
   const result = schema.safeParse(input);
   if (result.success) return result.data;
-  throw validationFailed(
-    result.error.issues.map((i) => ({ field: i.path.filter((p) => typeof p === 'string').join('.'), message: i.message })),
-  );
+  throw validationFailed(problemsOf(result.error));
 }
 
 const MAX_INT = 2 ** 31 - 1;

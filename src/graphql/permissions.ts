@@ -6,6 +6,54 @@ import { AppError } from '../errors';
 import type { MutationResolvers, QueryResolvers } from '../generated/graphql';
 import type { GraphQLContext } from './context';
 
+/** Who may call a root field (CONTRACT.md §3). */
+export type Access = 'public' | 'auth' | 'admin' | 'adminOrSelf';
+
+/**
+ * The access of every root field. Typed against the generated resolver types, so a new Query or
+ * Mutation field that is given no access here does not compile: nothing becomes public by omission.
+ */
+type AccessMap<R> = { [K in keyof Required<R>]: Access };
+
+export const QUERY_ACCESS: AccessMap<QueryResolvers> = {
+  songs: 'public',
+  song: 'public',
+  songsForService: 'public',
+  songsByArtist: 'public',
+  services: 'public',
+  service: 'public',
+  servicesWithSong: 'public',
+  servicesAfter: 'public',
+  servicesBefore: 'public',
+  servicesBetween: 'public',
+  me: 'auth',
+  users: 'admin',
+  user: 'adminOrSelf',
+};
+
+export const MUTATION_ACCESS: AccessMap<MutationResolvers> = {
+  login: 'public',
+  createSong: 'admin',
+  updateSong: 'auth',
+  deleteSong: 'auth',
+  createService: 'auth',
+  updateService: 'auth',
+  deleteService: 'auth',
+  addSongToService: 'auth',
+  removeSongFromService: 'auth',
+  setServiceSongs: 'auth',
+  createUser: 'admin',
+  updateUser: 'adminOrSelf',
+  deleteUser: 'admin',
+};
+
+/** The access of `Query.songs`-style field paths. */
+export function accessOf(field: string): Access {
+  const [type, name] = field.split('.');
+  const map: Record<string, Access> = type === 'Query' ? QUERY_ACCESS : MUTATION_ACCESS;
+  return map[name];
+}
+
 const unauthenticated = (ctx: GraphQLContext) =>
   new AppError(
     'UNAUTHENTICATED',
@@ -14,65 +62,35 @@ const unauthenticated = (ctx: GraphQLContext) =>
       : 'Authentication required: send Authorization: Bearer <token>',
   );
 
-// `contextual` caches a rule's answer for the request: it does not depend on the field's args.
-export const isAuthenticated = rule({ cache: 'contextual' })(
-  async (_parent, _args, ctx: GraphQLContext) => ((await ctx.viewer.user()) ? true : unauthenticated(ctx)),
-);
-
-export const isAdmin = rule({ cache: 'contextual' })(async (_parent, _args, ctx: GraphQLContext) => {
+/**
+ * The one access decision, used by the shield rules below and by the REST facade, which asks
+ * before it reads a request body so that a caller learns "who are you" before "what is wrong".
+ * `id` is the target record for adminOrSelf fields.
+ */
+export async function decideAccess(access: Access, ctx: GraphQLContext, id?: number): Promise<true | AppError> {
+  if (access === 'public') return true;
   const user = await ctx.viewer.user();
   if (!user) return unauthenticated(ctx);
-  return user.role === 'ADMIN' ? true : new AppError('FORBIDDEN', 'This needs an ADMIN account');
-});
+  if (access === 'auth' || user.role === 'ADMIN') return true;
+  if (access === 'adminOrSelf' && user.id === id) return true;
+  return new AppError(
+    'FORBIDDEN',
+    access === 'admin' ? 'This needs an ADMIN account' : 'Only an ADMIN or the user itself may do this',
+  );
+}
 
-export const isAdminOrSelf = rule({ cache: 'strict' })(
-  async (_parent, args: { id?: number }, ctx: GraphQLContext) => {
-    const user = await ctx.viewer.user();
-    if (!user) return unauthenticated(ctx);
-    return user.role === 'ADMIN' || user.id === args.id
-      ? true
-      : new AppError('FORBIDDEN', 'Only an ADMIN or the user itself may do this');
-  },
-);
-
-/**
- * Who may call each root field. The maps are typed against the generated resolver types, so a new
- * Query or Mutation field that is given no rule here does not compile (and the authorization
- * matrix test fails): nothing becomes public by omission.
- */
-type RuleMap<R> = { [K in keyof Required<R>]: ShieldRule };
-
-export const queryRules: RuleMap<QueryResolvers> = {
-  songs: allow,
-  song: allow,
-  songsForService: allow,
-  songsByArtist: allow,
-  services: allow,
-  service: allow,
-  servicesWithSong: allow,
-  servicesAfter: allow,
-  servicesBefore: allow,
-  servicesBetween: allow,
-  me: isAuthenticated,
-  users: isAdmin,
-  user: isAdminOrSelf,
+// `contextual` caches a rule's answer for the request where it does not depend on the field's args.
+const RULES: Record<Access, ShieldRule> = {
+  public: allow,
+  auth: rule({ cache: 'contextual' })((_p, _a, ctx: GraphQLContext) => decideAccess('auth', ctx)),
+  admin: rule({ cache: 'contextual' })((_p, _a, ctx: GraphQLContext) => decideAccess('admin', ctx)),
+  adminOrSelf: rule({ cache: 'strict' })((_p, args: { id?: number }, ctx: GraphQLContext) =>
+    decideAccess('adminOrSelf', ctx, args.id),
+  ),
 };
 
-export const mutationRules: RuleMap<MutationResolvers> = {
-  login: allow,
-  createSong: isAdmin,
-  updateSong: isAuthenticated,
-  deleteSong: isAuthenticated,
-  createService: isAuthenticated,
-  updateService: isAuthenticated,
-  deleteService: isAuthenticated,
-  addSongToService: isAuthenticated,
-  removeSongFromService: isAuthenticated,
-  setServiceSongs: isAuthenticated,
-  createUser: isAdmin,
-  updateUser: isAdminOrSelf,
-  deleteUser: isAdmin,
-};
+const rulesOf = (map: Record<string, Access>) =>
+  Object.fromEntries(Object.entries(map).map(([field, access]) => [field, RULES[access]]));
 
 /**
  * Guard the schema's entry points. Root fields are the only way into the graph, so shield runs on
@@ -81,7 +99,7 @@ export const mutationRules: RuleMap<MutationResolvers> = {
  */
 export function applyPermissions(schema: GraphQLSchema): GraphQLSchema {
   const generator = shield(
-    { Query: queryRules, Mutation: mutationRules },
+    { Query: rulesOf(QUERY_ACCESS), Mutation: rulesOf(MUTATION_ACCESS) },
     { allowExternalErrors: true, fallbackError: () => new AppError('FORBIDDEN', 'Not allowed') },
   ) as unknown as IMiddlewareGenerator<unknown, unknown, unknown>;
   const all = generator.generate(schema) as Record<string, unknown>;

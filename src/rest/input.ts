@@ -8,6 +8,8 @@ import {
   type GraphQLArgument,
   type GraphQLInputType,
 } from 'graphql';
+import type { z } from 'zod';
+import { ruleProblems } from '../domain/validation';
 import { AppError, validationFailed, type FieldProblem } from '../errors';
 import { pathParams } from './routes';
 
@@ -61,6 +63,12 @@ function bodyValue(arg: GraphQLArgument, value: unknown, problems: FieldProblem[
     problems.push({ field: arg.name, message: 'must not be null' });
     return undefined;
   }
+  // GraphQL coercion reads a lone value as a one-item list (`"A"` → ["A"]); on the JSON wire a
+  // string where the contract says array is a mistake, not a shorthand.
+  if (isListType(isNonNullType(arg.type) ? arg.type.ofType : arg.type) && !Array.isArray(value)) {
+    problems.push({ field: arg.name, message: `must be ${describe(arg.type)}` });
+    return undefined;
+  }
   let ok = true;
   const coerced = coerceInputValue(value, arg.type, () => {
     ok = false;
@@ -72,7 +80,8 @@ function bodyValue(arg: GraphQLArgument, value: unknown, problems: FieldProblem[
 /**
  * The arguments of one REST call: path parameters, then (GET) `limit`/`offset` from the query
  * string, or (POST/PUT) the JSON body's fields. Body fields that are not arguments (such as `id`)
- * are ignored, as the contract says of `id`.
+ * are ignored, as the contract says of `id`. `rule` is the field's value rule (rulesByField), so a
+ * type problem is answered together with the value problems of the other fields.
  */
 export function readArguments(
   args: readonly GraphQLArgument[],
@@ -81,6 +90,7 @@ export function readArguments(
   query: Record<string, unknown>,
   body: unknown,
   method: string,
+  rule?: z.ZodObject,
 ): Record<string, unknown> {
   const inPath = new Set(pathParams(routePath));
   const values: Record<string, unknown> = {};
@@ -102,6 +112,12 @@ export function readArguments(
       problems.push({ field: arg.name, message: 'is required' });
     }
   }
-  if (problems.length) throw validationFailed(problems);
+  if (problems.length) {
+    // The resolver, which checks values, will not run: check the well-typed fields' values here.
+    const bad = new Set(problems.map((p) => p.field));
+    const typed = Object.fromEntries(Object.entries(values).filter(([k]) => !bad.has(k)));
+    if (rule) problems.push(...ruleProblems(rule, typed).filter((p) => !bad.has(p.field)));
+    throw validationFailed(problems);
+  }
   return values;
 }

@@ -2,8 +2,10 @@ import cors from 'cors';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { GraphQLField, GraphQLSchema } from 'graphql';
 import type { Logger } from 'pino';
+import { rulesByField } from '../domain/validation';
 import { AppError } from '../errors';
 import { createContext, type Services } from '../graphql/context';
+import { accessOf, decideAccess } from '../graphql/permissions';
 import { restError, toAppError } from './errors';
 import { readArguments } from './input';
 import { openApiDocument } from './openapi';
@@ -83,10 +85,19 @@ export function createRestRouter(schema: GraphQLSchema, services: Services, cors
   const methodsByPath = new Map<string, string[]>();
   for (const route of ROUTES) {
     const field = fieldOf(schema, route);
+    const access = accessOf(route.field);
     methodsByPath.set(route.path, [...(methodsByPath.get(route.path) ?? []), route.method]);
 
     router[route.method.toLowerCase() as 'get'](route.path, async (req: Request, res: Response, next: NextFunction) => {
       try {
+        const graphqlContext = createContext(services, {
+          authorization: req.headers.authorization,
+          clientAddress: req.ip ?? 'unknown',
+        });
+        // Who is asking comes before what is asked: no token and a bad body is a 401, not a 400.
+        // Shield makes the same decision again when the operation runs.
+        const verdict = await decideAccess(access, graphqlContext, Number(req.params.id));
+        if (verdict !== true) throw verdict;
         const values = readArguments(
           field.args,
           route.path,
@@ -94,11 +105,8 @@ export function createRestRouter(schema: GraphQLSchema, services: Services, cors
           req.query as Record<string, unknown>,
           req.body,
           route.method,
+          rulesByField[route.field],
         );
-        const graphqlContext = createContext(services, {
-          authorization: req.headers.authorization,
-          clientAddress: req.ip ?? 'unknown',
-        });
         const inPath = new Set(pathParams(route.path));
         const bodyValues = Object.fromEntries(Object.entries(values).filter(([k]) => !inPath.has(k)));
         const request = new globalThis.Request(sofaUrl(route, values), {
