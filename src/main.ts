@@ -1,6 +1,5 @@
 import { ConfigError, loadConfig, type Config } from './config';
 import { createLogger } from './logger';
-import { startServer } from './server';
 
 async function main() {
   let config: Config;
@@ -17,6 +16,8 @@ async function main() {
   if (config.jwtSecretGenerated) {
     log.warn('JWT_SECRET is not set: using a random secret for this process, so tokens end with it');
   }
+  // Loaded only once the configuration is known to be good, so a bad setting fails at once.
+  const { startServer } = require('./server') as typeof import('./server');
   const server = await startServer(config, log);
   log.info(
     { store: config.store, rest: `${server.url}/api/v1`, graphql: `${server.url}/graphql` },

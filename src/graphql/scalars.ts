@@ -1,11 +1,13 @@
-import { GraphQLScalarType, Kind } from 'graphql';
+import { GraphQLError, GraphQLScalarType, Kind } from 'graphql';
 import { DateFormatError, parseTimestamp } from '../domain/dates';
 
 function parse(value: unknown): number {
   try {
     return parseTimestamp(value);
   } catch (err) {
-    if (err instanceof DateFormatError) throw new TypeError(`Timestamp ${err.message}`);
+    // A GraphQLError is the client's mistake to graphql-js and reaches the client as a 400 with this
+    // message; any other error would be taken for a bug and masked as INTERNAL.
+    if (err instanceof DateFormatError) throw new GraphQLError(`Timestamp ${err.message}`);
     throw err;
   }
 }
@@ -23,6 +25,6 @@ export const Timestamp = new GraphQLScalarType<number, number>({
   parseLiteral(ast) {
     if (ast.kind === Kind.INT) return parse(Number(ast.value));
     if (ast.kind === Kind.STRING) return parse(ast.value);
-    throw new TypeError('Timestamp must be an integer or a date-time string');
+    throw new GraphQLError('Timestamp must be an integer or a date-time string');
   },
 });

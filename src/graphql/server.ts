@@ -5,7 +5,7 @@ import { expressMiddleware } from '@as-integrations/express5';
 import { costLimitRule } from '@escape.tech/graphql-armor-cost-limit';
 import { maxAliasesRule } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
-import type { GraphQLFormattedError, GraphQLSchema } from 'graphql';
+import type { GraphQLError, GraphQLFormattedError, GraphQLSchema, ValidationContext } from 'graphql';
 import { AppError } from '../errors';
 import { toAppError } from '../rest/errors';
 import { createContext, type GraphQLContext, type Services } from './context';
@@ -30,6 +30,11 @@ function formatError(services: Services) {
   };
 }
 
+const reportRejection = {
+  propagateOnRejection: false,
+  onReject: [(ctx: ValidationContext | null, err: GraphQLError) => ctx?.reportError(err)],
+};
+
 export async function createGraphQLHandler(schema: GraphQLSchema, services: Services, opts: GraphQLOptions) {
   const server = new ApolloServer<GraphQLContext>({
     schema,
@@ -38,10 +43,12 @@ export async function createGraphQLHandler(schema: GraphQLSchema, services: Serv
     // be made to send them cross-site: Apollo's CSRF guard would only block plain `GET /graphql?query=`.
     csrfPrevention: false,
     includeStacktraceInErrorResponses: false,
+    // A limit must be reported as a validation error, not thrown: Apollo answers an error thrown
+    // from a validation rule as a masked 500, which tells the client nothing.
     validationRules: [
-      maxDepthRule({ n: opts.maxDepth, propagateOnRejection: true }),
-      costLimitRule({ maxCost: opts.maxCost, propagateOnRejection: true }),
-      maxAliasesRule({ n: opts.maxAliases, propagateOnRejection: true }),
+      maxDepthRule({ n: opts.maxDepth, ...reportRejection }),
+      costLimitRule({ maxCost: opts.maxCost, ...reportRejection }),
+      maxAliasesRule({ n: opts.maxAliases, ...reportRejection }),
     ],
     formatError: formatError(services),
     plugins: [

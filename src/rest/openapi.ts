@@ -1,10 +1,16 @@
-import { allow } from 'graphql-shield';
-import { mutationRules, queryRules } from '../graphql/permissions';
-import { ROUTES } from './routes';
+import { accessOf } from '../graphql/permissions';
+import { pathParams, ROUTES } from './routes';
 import type { SofaRouter } from './sofa';
 import { BASE_PATH } from './sofa';
 
-type Operation = { security?: unknown; responses?: Record<string, unknown>; parameters?: unknown[] };
+type Parameter = { name: string; in: string };
+type BodySchema = { properties?: Record<string, unknown>; required?: string[] };
+type Operation = {
+  security?: unknown;
+  responses?: Record<string, unknown>;
+  parameters?: Parameter[];
+  requestBody?: { required?: boolean; content?: { 'application/json'?: { schema?: BodySchema } } };
+};
 type Document = { paths: Record<string, Record<string, Operation>>; components: Record<string, Record<string, unknown>> };
 
 const errorResponse = (description: string) => ({
@@ -12,11 +18,25 @@ const errorResponse = (description: string) => ({
   content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
 });
 
-export const isPublic = (field: string): boolean => {
-  const [type, name] = field.split('.');
-  const rules: Record<string, unknown> = type === 'Query' ? queryRules : mutationRules;
-  return rules[name] === allow;
-};
+export const isPublic = (field: string): boolean => accessOf(field) === 'public';
+
+/**
+ * SOFA lists every argument of a POST/PUT both as a query parameter and as a body field, path
+ * parameters included. This API reads those arguments from the JSON body only (src/rest/input.ts),
+ * and the path parameters from the path only.
+ */
+function describeBody(op: Operation, inPath: string[]): void {
+  op.parameters = op.parameters?.filter((p) => p.in !== 'query');
+  const schema = op.requestBody?.content?.['application/json']?.schema;
+  if (!op.requestBody || !schema) return;
+  for (const name of inPath) delete schema.properties?.[name];
+  schema.required = schema.required?.filter((name) => !inPath.includes(name));
+  if (!Object.keys(schema.properties ?? {}).length) {
+    delete op.requestBody;
+    return;
+  }
+  op.requestBody.required = Boolean(schema.required?.length);
+}
 
 /**
  * SOFA's generated OpenAPI document, completed with what only the REST layer knows: which routes
@@ -51,9 +71,11 @@ export async function openApiDocument(sofa: SofaRouter): Promise<unknown> {
     },
   };
   for (const route of ROUTES) {
-    const oasPath = `${BASE_PATH}${route.path}`.replace(/:(\w+)/g, '{$1}');
+    // Paths are relative to the document's `servers: [{ url: BASE_PATH }]`, as SOFA writes them.
+    const oasPath = route.path.replace(/:(\w+)/g, '{$1}');
     const op = doc.paths[oasPath]?.[route.method.toLowerCase()];
     if (!op) continue;
+    if (route.method === 'POST' || route.method === 'PUT') describeBody(op, pathParams(route.path));
     op.responses ??= {};
     if (route.status === 204) {
       delete op.responses['200'];

@@ -32,6 +32,14 @@ export function createSofaRouter(schema: GraphQLSchema, log: Logger) {
     routes: Object.fromEntries(
       ROUTES.map((r) => [r.field, { method: r.method, path: r.path, responseStatus: r.status === 201 ? 201 : 200 }]),
     ),
+    // Without this SOFA documents the scalar as an `object` and refers to a schema it never writes.
+    customScalars: {
+      Timestamp: {
+        type: 'integer',
+        format: 'int64',
+        description: 'Epoch milliseconds; input also accepts an ISO-8601 date-time with Z or an offset',
+      },
+    },
     // SOFA selects only `{ id }` of a nested record type; a login answer carries the whole user.
     ignore: ['AuthPayload.user'],
     context: ({ graphqlContext }: SofaServerContext & { request: unknown }) => graphqlContext,

@@ -1,0 +1,122 @@
+import { loadConfig } from '../src/config';
+import { createLogger } from '../src/logger';
+import { startServer, type RunningServer } from '../src/server';
+import { SqliteStore } from '../src/store/sqlite/store';
+import type { Store } from '../src/store/types';
+import { JWT_SECRET, tempDbPath } from './helpers/server';
+
+/**
+ * CONTRACT §6: nested fields are batched per request with DataLoader, so a query over N services
+ * with their songs (and those songs' services) makes a constant number of store calls, not N + 1.
+ * The real SQLite store is wrapped in a Proxy that counts every method call.
+ */
+
+const calls = new Map<string, number>();
+const totalCalls = () => [...calls.values()].reduce((a, b) => a + b, 0);
+
+function counting(store: Store): Store {
+  return new Proxy(store, {
+    get(target, prop, receiver) {
+      const value = Reflect.get(target, prop, receiver);
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        calls.set(String(prop), (calls.get(String(prop)) ?? 0) + 1);
+        return (value as (...a: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  });
+}
+
+let server: RunningServer;
+let real: SqliteStore;
+
+beforeAll(async () => {
+  real = new SqliteStore(tempDbPath());
+  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', JWT_SECRET });
+  server = await startServer(config, createLogger(config.logLevel), counting(real));
+});
+afterAll(() => server.close());
+
+async function post(query: string): Promise<any> {
+  const res = await fetch(`${server.url}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ query }),
+  });
+  expect(res.status).toBe(200);
+  const body = await res.json();
+  expect(body.errors).toBeUndefined();
+  return body.data;
+}
+
+const SONGS_PER_SERVICE = 4;
+let day = 0;
+
+/**
+ * Seed so that the store holds exactly `n` services, each with SONGS_PER_SERVICE songs; songs are
+ * shared between neighbouring services so that `Song.services` has several entries to batch.
+ * Seeding goes straight to the unwrapped store, so it is not counted.
+ */
+async function seedServices(n: number): Promise<void> {
+  for (const s of await real.listServices()) await real.deleteService(s.id);
+  for (const s of await real.listSongs()) await real.deleteSong(s.id);
+  const songs = [];
+  for (let i = 0; i < n + SONGS_PER_SERVICE; i++) songs.push(await real.createSong({ name: `Song ${i}`, artists: [`Artist ${i % 3}`] }));
+  for (let i = 0; i < n; i++) {
+    const service = await real.createService({ date: Date.UTC(2024, 0, 7) + day++ * 86_400_000, serviceType: 'SUN_AM' });
+    expect(await real.replaceSetlist(service.id, songs.slice(i, i + SONGS_PER_SERVICE).map((s) => s.id))).toBe('ok');
+  }
+}
+
+const NESTED = '{ services { id songs { id name services { id } } } }';
+
+test.each([2, 10, 50])('services { songs { services } } over %i services makes the same few store calls', async (n) => {
+  await seedServices(n);
+  calls.clear();
+  const data = await post(NESTED);
+
+  // The answer is complete: every service with its whole setlist, each song with its services.
+  expect(data.services).toHaveLength(n);
+  for (const service of data.services) {
+    expect(service.songs).toHaveLength(SONGS_PER_SERVICE);
+    for (const song of service.songs) expect(song.services.length).toBeGreaterThanOrEqual(1);
+  }
+  expect(data.services[1].songs[0].services.map((s: { id: number }) => s.id)).toEqual([
+    data.services[0].id,
+    data.services[1].id,
+  ]);
+
+  // One call per level: the service list, the setlists of all services, the services of all songs.
+  expect(Object.fromEntries(calls)).toEqual({ listServices: 1, setlistsForServices: 1, servicesForSongs: 1 });
+  expect(totalCalls()).toBeLessThanOrEqual(4);
+});
+
+test('twelve aliased song(id:) lookups in one query are one batched store call', async () => {
+  await seedServices(10);
+  const ids = (await real.listSongs()).map((s) => s.id);
+  calls.clear();
+  const data = await post(`{ ${ids.map((id, i) => `s${i}: song(id: ${id}) { id services { id } }`).slice(0, 12).join(' ')} }`);
+  expect(Object.keys(data)).toHaveLength(12);
+  expect(Object.fromEntries(calls)).toEqual({ songsByIds: 1, servicesForSongs: 1 });
+});
+
+test('REST GET /api/v1/songs is one store call', async () => {
+  await seedServices(10);
+  calls.clear();
+  const res = await fetch(`${server.url}/api/v1/songs`);
+  expect(res.status).toBe(200);
+  const body = await res.json();
+  expect(body).toHaveLength(10 + SONGS_PER_SERVICE);
+  expect(Object.fromEntries(calls)).toEqual({ listSongs: 1 });
+});
+
+test('REST GET /api/v1/songs/forService/:id is one store call per record kind', async () => {
+  await seedServices(3);
+  const [service] = await real.listServices();
+  calls.clear();
+  const res = await fetch(`${server.url}/api/v1/songs/forService/${service.id}`);
+  expect(res.status).toBe(200);
+  expect(await res.json()).toHaveLength(SONGS_PER_SERVICE);
+  // The parent check and the setlist: no call per song.
+  expect(Object.fromEntries(calls)).toEqual({ servicesByIds: 1, setlistsForServices: 1 });
+});

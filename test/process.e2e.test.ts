@@ -1,0 +1,189 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import net from 'node:net';
+import path from 'node:path';
+import { tempDbPath } from './helpers/server';
+
+/**
+ * The real process (src/main.ts) as an operator runs it (CONTRACT §1): configuration from the
+ * environment, a clear one-line refusal of bad configuration, no secret in any output, the
+ * idempotent ADMIN bootstrap, and a clean exit on SIGTERM.
+ */
+
+const ROOT = path.resolve(__dirname, '..');
+const JWT = 'process-test-jwt-secret-0123456789-abcdef';
+const PASSWORD_A = 'first-admin-password-A1';
+const PASSWORD_B = 'second-admin-password-B2';
+
+interface Run {
+  child: ChildProcess;
+  output: { stdout: string; stderr: string };
+  exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/** Start `node -r tsx/cjs src/main.ts` with exactly `env` (plus PATH/HOME): nothing leaks in from jest. */
+function run(env: Record<string, string>): Run {
+  const child = spawn(process.execPath, ['-r', 'tsx/cjs', 'src/main.ts'], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const output = { stdout: '', stderr: '' };
+  child.stdout!.on('data', (chunk: Buffer) => (output.stdout += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output.stderr += chunk.toString()));
+  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
+  return { child, output, exit };
+}
+
+/** Resolves once the process logs that it listens; rejects if it exits or takes too long first. */
+async function listening(r: Run, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let exited = false;
+  void r.exit.then(() => (exited = true));
+  while (!r.output.stdout.includes('"msg":"listening on')) {
+    if (exited) throw new Error(`process exited before listening:\n${r.output.stdout}\n${r.output.stderr}`);
+    if (Date.now() > deadline) throw new Error(`process did not listen in time:\n${r.output.stdout}\n${r.output.stderr}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+async function stop(r: Run) {
+  r.child.kill('SIGTERM');
+  return r.exit;
+}
+
+async function login(base: string, username: string, password: string) {
+  const res = await fetch(`${base}/api/v1/users/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username, password }),
+  });
+  return { status: res.status, body: (await res.json()) as any };
+}
+
+/** Every output line of a running server is one JSON log record. */
+function logRecords(stdout: string): Record<string, unknown>[] {
+  return stdout
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line));
+}
+
+describe('a server process on one database, started twice', () => {
+  const dbPath = tempDbPath();
+  const outputs: string[] = [];
+  afterAll(() => {
+    // Whatever was logged or printed across both runs, no secret appears in it.
+    const all = outputs.join('\n');
+    expect(all).not.toContain(JWT);
+    expect(all).not.toContain(PASSWORD_A);
+    expect(all).not.toContain(PASSWORD_B);
+  });
+
+  test('first start: serves /healthz and /readyz, creates the ADMIN, exits 0 on SIGTERM', async () => {
+    const port = await freePort();
+    const r = run({
+      PORT: String(port),
+      SQLITE_PATH: dbPath,
+      LOG_LEVEL: 'info',
+      JWT_SECRET: JWT,
+      ADMIN_USERNAME: 'root-admin',
+      ADMIN_PASSWORD: PASSWORD_A,
+    });
+    try {
+      await listening(r);
+      const base = `http://127.0.0.1:${port}`;
+      const health = await fetch(`${base}/healthz`);
+      expect(health.status).toBe(200);
+      expect(await health.json()).toEqual({ status: 'ok' });
+      expect((await fetch(`${base}/readyz`)).status).toBe(200);
+
+      const ok = await login(base, 'root-admin', PASSWORD_A);
+      expect(ok.status).toBe(200);
+      expect(ok.body.user).toEqual({ id: expect.any(Number), username: 'root-admin', role: 'ADMIN' });
+      expect((await login(base, 'root-admin', 'not-the-password')).status).toBe(401);
+      // Requests that carry the secrets in odd places are not echoed into the log either.
+      await fetch(`${base}/api/v1/songs`, { method: 'POST', headers: { authorization: `Bearer ${JWT}` }, body: `{"name": "${PASSWORD_A}"` });
+      await fetch(`${base}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query: `mutation { login(username: "root-admin", password: "${PASSWORD_A}") { token } }` }),
+      });
+    } finally {
+      const { code, signal } = await stop(r);
+      outputs.push(r.output.stdout, r.output.stderr);
+      expect({ code, signal }).toEqual({ code: 0, signal: null });
+    }
+
+    const records = logRecords(r.output.stdout);
+    const messages = records.map((rec) => rec.msg);
+    expect(messages).toContain(`listening on http://localhost:${port}`);
+    expect(messages).toContain('created the ADMIN user from ADMIN_USERNAME');
+    expect(messages).toContain('shutting down');
+    expect(r.output.stderr).toBe('');
+  });
+
+  test('second start: the bootstrap is idempotent and never overwrites the existing password', async () => {
+    const port = await freePort();
+    const r = run({
+      PORT: String(port),
+      SQLITE_PATH: dbPath,
+      LOG_LEVEL: 'trace',
+      JWT_SECRET: JWT,
+      ADMIN_USERNAME: 'root-admin',
+      ADMIN_PASSWORD: PASSWORD_B,
+    });
+    try {
+      await listening(r);
+      const base = `http://127.0.0.1:${port}`;
+      const a = await login(base, 'root-admin', PASSWORD_A);
+      expect(a.status).toBe(200);
+      const b = await login(base, 'root-admin', PASSWORD_B);
+      expect(b.status).toBe(401);
+      expect(b.body.error.code).toBe('UNAUTHENTICATED');
+
+      const users = await fetch(`${base}/api/v1/users`, { headers: { authorization: `Bearer ${a.body.token}` } });
+      expect(await users.json()).toEqual([{ id: a.body.user.id, username: 'root-admin', role: 'ADMIN' }]);
+    } finally {
+      const { code, signal } = await stop(r);
+      outputs.push(r.output.stdout, r.output.stderr);
+      expect({ code, signal }).toEqual({ code: 0, signal: null });
+    }
+    expect(logRecords(r.output.stdout).map((rec) => rec.msg)).not.toContain('created the ADMIN user from ADMIN_USERNAME');
+  });
+});
+
+describe('startup refuses bad configuration with one clear line', () => {
+  const SHORT_SECRET = 'short-secret-x9';
+  // Every row has all four entries: a shorter row would make jest pass `done` as `secret`.
+  const cases: [label: string, env: Record<string, string>, names: RegExp, secret: string | null][] = [
+    ['an unknown STORE', { STORE: 'mongo' }, /\bSTORE\b/, null],
+    ['a PORT that is not a number', { PORT: 'abc' }, /\bPORT\b/, null],
+    ['a JWT_SECRET under 32 characters', { JWT_SECRET: SHORT_SECRET }, /\bJWT_SECRET\b.*32/, SHORT_SECRET],
+    ['NODE_ENV=production without JWT_SECRET', { NODE_ENV: 'production' }, /\bJWT_SECRET\b.*NODE_ENV=production/, null],
+    ['an ADMIN_PASSWORD that is too short', { ADMIN_USERNAME: 'root-admin', ADMIN_PASSWORD: 'tiny7' }, /ADMIN_PASSWORD/, 'tiny7'],
+  ];
+
+  test.each(cases)('%s', async (_label, env, names, secret) => {
+    const r = run({ PORT: String(await freePort()), SQLITE_PATH: tempDbPath(), LOG_LEVEL: 'info', ...env });
+    const { code } = await r.exit;
+    expect(code).not.toBe(0);
+    expect(code).not.toBeNull();
+    const lines = r.output.stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(names);
+    if (secret) {
+      expect(r.output.stderr).not.toContain(secret);
+      expect(r.output.stdout).not.toContain(secret);
+    }
+  });
+});
