@@ -14,7 +14,7 @@ export interface RunningServer {
 
 /** Open the store, bootstrap the admin, and listen. Used by main.ts and by the tests. */
 export async function startServer(config: Config, log: Logger, store?: Store): Promise<RunningServer> {
-  const db = store ?? (await createStore(config));
+  const db = store ?? (await createStore(config, log));
   if (config.admin) await ensureAdmin(db, config.admin, log);
   const app = await createApp(config, db, log);
   const http = await new Promise<import('node:http').Server>((resolve, reject) => {

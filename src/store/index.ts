@@ -1,5 +1,8 @@
+import { connectNeo4j, type StoreLogger } from './neo4j/connect';
 import { SqliteStore } from './sqlite/store';
 import type { Store } from './types';
+
+export type { StoreLogger } from './neo4j/connect';
 
 export interface StoreOptions {
   store: 'sqlite' | 'neo4j';
@@ -7,7 +10,19 @@ export interface StoreOptions {
   neo4j: { uri?: string; user?: string; password?: string; database?: string };
 }
 
-export async function createStore(opts: StoreOptions): Promise<Store> {
+/** Without a logger the startup wait still says what it is doing, on stderr. */
+const consoleLogger: StoreLogger = {
+  info: (msg) => console.error(msg),
+  warn: (msg) => console.error(msg),
+};
+
+/**
+ * Open the configured store. For Neo4j this waits (bounded) for the server and applies the schema;
+ * it rejects with one clear message when the server stays unreachable or refuses the credentials.
+ */
+export async function createStore(opts: StoreOptions, log: StoreLogger = consoleLogger): Promise<Store> {
   if (opts.store === 'sqlite') return new SqliteStore(opts.sqlitePath);
-  throw new Error('The Neo4j store is not available in this build');
+  const { uri, user = 'neo4j', password = '', database } = opts.neo4j;
+  if (!uri) throw new Error('NEO4J_URI is required when STORE=neo4j');
+  return connectNeo4j({ uri, user, password, database: database || undefined }, log);
 }

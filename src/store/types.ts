@@ -53,6 +53,40 @@ export interface DateRange {
  */
 export type LinkResult = 'ok' | 'no-service' | 'no-song';
 
+/** One PERFORMED_IN link in a snapshot. `seq` is the link order: unique and increasing per store. */
+export interface SnapshotLink {
+  serviceId: number;
+  songId: number;
+  position: number;
+  seq: number;
+}
+
+/**
+ * Everything a store holds, for moving between stores (scripts/migrate.ts). `sequences` are the
+ * highest ids ever issued, which can exceed the highest id present (deleted records): carrying
+ * them over keeps ids from being reused in the target store.
+ */
+export interface Snapshot {
+  format: 'worship-records-snapshot';
+  version: 1;
+  /** Ordered by id. */
+  songs: SongRecord[];
+  /** Ordered by id. */
+  services: ServiceRecord[];
+  /** Ordered by seq. */
+  links: SnapshotLink[];
+  /** Ordered by id; password hashes and token versions included. */
+  users: UserCredentials[];
+  sequences: { song: number; service: number; user: number; link: number };
+}
+
+export interface SnapshotCounts {
+  songs: number;
+  services: number;
+  links: number;
+  users: number;
+}
+
 /**
  * The storage contract. Both adapters (SQLite, Neo4j) implement it and pass the same contract
  * suite (test/store.contract.test.ts). Lists come back in the order the API promises.
@@ -112,6 +146,20 @@ export interface Store {
    */
   updateUser(id: number, patch: UserPatch): Promise<UserRecord | null | 'conflict' | 'last-admin'>;
   deleteUser(id: number): Promise<boolean | 'last-admin'>;
+
+  // Moving between stores
+  /**
+   * A copy of every record and link, read in one transaction. Where the database cannot promise a
+   * point-in-time read under concurrent writes (Neo4j is read-committed), a torn copy is refused.
+   */
+  exportSnapshot(): Promise<Snapshot>;
+  /**
+   * Upsert every record and link of `snapshot` by id in one transaction (nothing is deleted), then
+   * raise the id sequences to at least the snapshot's, so later creates never reuse an id.
+   * Importing the same snapshot twice changes nothing. Rejects an inconsistent snapshot (a link to
+   * a song or service it does not contain) before writing anything.
+   */
+  importSnapshot(snapshot: Snapshot): Promise<SnapshotCounts>;
 
   /** Resolves when the store answers; rejects otherwise. */
   ping(): Promise<void>;

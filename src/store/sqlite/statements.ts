@@ -85,19 +85,22 @@ export const SQL = {
   importService: `
     INSERT INTO services (id, date, service_type) VALUES (?, ?, ?)
     ON CONFLICT (id) DO UPDATE SET date = excluded.date, service_type = excluded.service_type`,
-  // REPLACE may drop a row that holds the same (service, song) pair under another link id; nothing
-  // references performed_in, so that is safe, and the snapshot's link id (its order) wins.
-  importLink: 'INSERT OR REPLACE INTO performed_in (id, service_id, song_id, position) VALUES (?, ?, ?, ?)',
+  // The snapshot's link id (its link order) wins for an existing (service, song) pair. A link id
+  // already used by another pair fails the import (PRIMARY KEY) instead of silently replacing it.
+  importLink: `
+    INSERT INTO performed_in (id, service_id, song_id, position) VALUES (?, ?, ?, ?)
+    ON CONFLICT (service_id, song_id) DO UPDATE SET id = excluded.id, position = excluded.position`,
   importUser: `
     INSERT INTO users (id, username, username_key, password_hash, role, token_version)
     VALUES (?, ?, ?, ?, ?, ?)
     ON CONFLICT (id) DO UPDATE SET username = excluded.username, username_key = excluded.username_key,
       password_hash = excluded.password_hash, role = excluded.role, token_version = excluded.token_version`,
-  // sqlite_sequence has no unique key, so "upsert" is an insert-if-absent followed by a raise.
+  // sqlite_sequence has no unique key, so "upsert" is an insert-if-absent followed by a raise. Its
+  // columns have no type affinity, so the CAST keeps a JS number (bound as REAL) an integer.
   insertSequence: `
-    INSERT INTO sqlite_sequence (name, seq) SELECT ?1, 0
-    WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = ?1)`,
-  raiseSequence: 'UPDATE sqlite_sequence SET seq = max(seq, ?2) WHERE name = ?1',
+    INSERT INTO sqlite_sequence (name, seq) SELECT @name, 0
+    WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = @name)`,
+  raiseSequence: 'UPDATE sqlite_sequence SET seq = max(seq, CAST(@value AS INTEGER)) WHERE name = @name',
 
   ping: 'SELECT 1',
 } as const;

@@ -118,7 +118,8 @@ export class SqliteStore implements Store {
       return fn();
     } catch (err) {
       const code = (err as { code?: string }).code;
-      if (code && UNAVAILABLE_CODES.test(code)) throw new StoreUnavailableError(err);
+      // A handle closed underneath us (shutdown in progress) is unavailability too, not a bug.
+      if ((code && UNAVAILABLE_CODES.test(code)) || !this.db.open) throw new StoreUnavailableError(err);
       throw err;
     }
   }
@@ -335,7 +336,7 @@ export class SqliteStore implements Store {
     );
   }
 
-  importSnapshot(snapshot: Snapshot) {
+  async importSnapshot(snapshot: Snapshot) {
     checkSnapshot(snapshot);
     return this.write((): SnapshotCounts => {
       for (const s of snapshot.songs) {
@@ -350,8 +351,8 @@ export class SqliteStore implements Store {
       const floor = sequenceFloor(snapshot);
       const tables = { songs: floor.song, services: floor.service, users: floor.user, performed_in: floor.link };
       for (const [table, value] of Object.entries(tables)) {
-        this.run('insertSequence', table);
-        this.run('raiseSequence', table, value);
+        this.run('insertSequence', { name: table });
+        this.run('raiseSequence', { name: table, value });
       }
       return snapshotCounts(snapshot);
     });

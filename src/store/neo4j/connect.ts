@@ -1,0 +1,65 @@
+import { createNeo4jDriver, isConnectivityError, safeUri, type Neo4jOptions } from './driver';
+import { migrateNeo4j } from './migrations';
+import { Neo4jStore } from './store';
+
+/** Any logger with these two methods (pino's fit). */
+export interface StoreLogger {
+  info(msg: string): void;
+  warn(msg: string): void;
+}
+
+export interface StartupRetry {
+  /** Connection attempts before giving up. */
+  attempts: number;
+  /** Wait after the first failure, doubled after each further one up to `maxDelayMs`. */
+  initialDelayMs: number;
+  maxDelayMs: number;
+}
+
+/** About a minute in all: long enough for a Neo4j container that is still starting. */
+export const STARTUP_RETRY: StartupRetry = { attempts: 15, initialDelayMs: 500, maxDelayMs: 5_000 };
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** The driver's connection errors run to several sentences; the root cause is what helps. */
+function reason(err: unknown): string {
+  if (!(err instanceof Error)) return String(err);
+  const code = (err as { code?: string }).code;
+  const cause = /Caused by: (.+)$/s.exec(err.message)?.[1] ?? err.message;
+  return code && code !== 'N/A' ? `${code}: ${cause}` : cause;
+}
+
+/**
+ * Open the process's one driver, wait for Neo4j with bounded retries, apply the schema, and
+ * return the store. Only "cannot reach it yet" is retried: wrong credentials or a missing
+ * database fail at once, since waiting cannot fix them.
+ */
+export async function connectNeo4j(
+  options: Neo4jOptions,
+  log: StoreLogger,
+  retry: StartupRetry = STARTUP_RETRY,
+): Promise<Neo4jStore> {
+  const where = `${safeUri(options.uri)}${options.database ? ` (database ${options.database})` : ''}`;
+  const driver = createNeo4jDriver(options);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await driver.verifyConnectivity({ database: options.database });
+      await migrateNeo4j(driver, options.database);
+      log.info(`Neo4j at ${where} is ready; schema constraints and indexes are in place`);
+      return new Neo4jStore(driver, {
+        database: options.database,
+        transactionTimeoutMs: options.transactionTimeoutMs,
+      });
+    } catch (err) {
+      if (!isConnectivityError(err) || attempt >= retry.attempts) {
+        await driver.close().catch(() => undefined);
+        const tries = isConnectivityError(err) ? ` after ${attempt} attempts` : '';
+        throw new Error(`Cannot use Neo4j at ${where}${tries}: ${reason(err)}`, { cause: err });
+      }
+      const delay = Math.min(retry.maxDelayMs, retry.initialDelayMs * 2 ** (attempt - 1));
+      log.warn(
+        `Waiting for Neo4j at ${where}: attempt ${attempt}/${retry.attempts} failed (${reason(err)}); retrying in ${delay} ms`,
+      );
+      await sleep(delay);
+    }
+  }
+}

@@ -1,0 +1,112 @@
+import neo4j, { isInt, type Integer, type Record as Neo4jRecord } from 'neo4j-driver';
+import type { ServiceRecord, SongRecord, UserCredentials, UserRecord } from '../types';
+import type { ParamDecl, ParamType, ScalarType } from './statements';
+
+/**
+ * JS number -> Cypher INTEGER. The driver sends a plain number as a FLOAT, which Neo4j would store
+ * as a float id or date; every integer parameter goes through here instead.
+ */
+export function toInt(n: number): Integer {
+  if (!Number.isSafeInteger(n)) throw new TypeError(`${n} is not a safe integer`);
+  return neo4j.int(n);
+}
+
+/**
+ * Cypher INTEGER -> JS number. The driver's default lossless Integer is kept (rather than
+ * `disableLosslessIntegers`) so that a value beyond 2^53 fails loudly here instead of rounding.
+ */
+export function fromInt(value: unknown, what: string): number {
+  if (isInt(value)) {
+    if (!value.inSafeRange()) throw new RangeError(`${what} ${value.toString()} is beyond JavaScript's safe integers`);
+    return value.toNumber();
+  }
+  if (typeof value === 'number' && Number.isSafeInteger(value)) return value;
+  throw new TypeError(`${what} is not an integer: ${String(value)}`);
+}
+
+function matches(type: ScalarType, value: unknown): boolean {
+  if (value === null) return type.endsWith('?');
+  switch (type.replace('?', '')) {
+    case 'INTEGER':
+      return isInt(value);
+    case 'STRING':
+      return typeof value === 'string';
+    case 'LIST<INTEGER>':
+      return Array.isArray(value) && value.every((v) => isInt(v));
+    case 'LIST<STRING>':
+      return Array.isArray(value) && value.every((v) => typeof v === 'string');
+    default:
+      return false;
+  }
+}
+
+function checkValue(where: string, type: ParamType, value: unknown): void {
+  if (typeof type === 'string') {
+    if (!matches(type, value)) throw new TypeError(`${where} must be ${type}, got ${describe(value)}`);
+    return;
+  }
+  if (!Array.isArray(value)) throw new TypeError(`${where} must be a list of rows`);
+  value.forEach((row, i) => checkKeys(`${where}[${i}]`, type.rows, row as Record<string, unknown>));
+}
+
+function checkKeys(where: string, decl: Readonly<Record<string, ParamType>>, params: Record<string, unknown>): void {
+  const declared = Object.keys(decl).sort();
+  const given = Object.keys(params).sort();
+  if (declared.join() !== given.join()) {
+    throw new TypeError(`${where} takes {${declared.join(', ')}} but was given {${given.join(', ')}}`);
+  }
+  for (const key of declared) checkValue(`${where}.${key}`, decl[key], params[key]);
+}
+
+const describe = (v: unknown) => (Array.isArray(v) ? 'a list' : v === null ? 'null' : typeof v);
+
+/**
+ * Refuse parameters that differ from a statement's declaration (the same one the Cypher linter
+ * used): a misspelt name would silently become null in Cypher, and a JS number would become a
+ * FLOAT. Cheap next to a network round trip, so it always runs.
+ */
+export function checkParams(statement: string, decl: ParamDecl, params: Record<string, unknown>): void {
+  checkKeys(statement, decl, params);
+}
+
+// Record -> domain objects. Column names are fixed by the RETURN clauses in ./statements.ts.
+
+export const toSong = (r: Neo4jRecord): SongRecord => ({
+  id: fromInt(r.get('id'), 'song id'),
+  name: r.get('name') as string,
+  artists: (r.get('artists') as string[] | null) ?? [],
+});
+
+export const toService = (r: Neo4jRecord): ServiceRecord => ({
+  id: fromInt(r.get('id'), 'service id'),
+  date: fromInt(r.get('date'), 'service date'),
+  serviceType: r.get('serviceType') as ServiceRecord['serviceType'],
+});
+
+export const toUser = (r: Neo4jRecord): UserRecord => ({
+  id: fromInt(r.get('id'), 'user id'),
+  username: r.get('username') as string,
+  role: r.get('role') as UserRecord['role'],
+});
+
+export const toCredentials = (r: Neo4jRecord): UserCredentials => ({
+  ...toUser(r),
+  passwordHash: r.get('passwordHash') as string,
+  tokenVersion: fromInt(r.get('tokenVersion'), 'token version'),
+});
+
+/** Answer a batch read: one slot per requested id, filled from rows carrying their index `i`. */
+export function placeByIndex<T>(length: number, rows: Neo4jRecord[], map: (r: Neo4jRecord) => T): (T | null)[] {
+  const out: (T | null)[] = new Array(length).fill(null);
+  for (const row of rows) {
+    if (row.get('id') !== null) out[fromInt(row.get('i'), 'batch index')] = map(row);
+  }
+  return out;
+}
+
+/** Group rows carrying their key's index `i` into one list per key, keeping row order. */
+export function groupByIndex<T>(length: number, rows: Neo4jRecord[], map: (r: Neo4jRecord) => T): T[][] {
+  const out: T[][] = Array.from({ length }, () => []);
+  for (const row of rows) out[fromInt(row.get('i'), 'batch index')].push(map(row));
+  return out;
+}

@@ -1,0 +1,82 @@
+import { usernameKey } from './keys';
+import type { Snapshot, SnapshotCounts } from './types';
+
+export const SNAPSHOT_FORMAT = 'worship-records-snapshot' as const;
+export const SNAPSHOT_VERSION = 1 as const;
+
+export class SnapshotError extends Error {}
+
+const maxOf = (values: number[]) => values.reduce((a, b) => Math.max(a, b), 0);
+
+/**
+ * The sequence values an import must leave behind: the snapshot's own high-water marks, but never
+ * below an id it actually contains (a hand-edited snapshot could understate them).
+ */
+export function sequenceFloor(s: Snapshot): Snapshot['sequences'] {
+  return {
+    song: Math.max(s.sequences.song, maxOf(s.songs.map((r) => r.id))),
+    service: Math.max(s.sequences.service, maxOf(s.services.map((r) => r.id))),
+    user: Math.max(s.sequences.user, maxOf(s.users.map((r) => r.id))),
+    link: Math.max(s.sequences.link, maxOf(s.links.map((r) => r.seq))),
+  };
+}
+
+export const snapshotCounts = (s: Snapshot): SnapshotCounts => ({
+  songs: s.songs.length,
+  services: s.services.length,
+  links: s.links.length,
+  users: s.users.length,
+});
+
+const isId = (n: unknown): n is number => Number.isSafeInteger(n) && (n as number) >= 1;
+
+function distinctIds(kind: string, ids: number[]): Set<number> {
+  const seen = new Set<number>();
+  for (const id of ids) {
+    if (!isId(id)) throw new SnapshotError(`${kind} id ${String(id)} is not a positive integer`);
+    if (seen.has(id)) throw new SnapshotError(`${kind} id ${id} appears twice`);
+    seen.add(id);
+  }
+  return seen;
+}
+
+/**
+ * Reject a snapshot that no store could hold as it is, before anything is written: an import
+ * must never leave a half-copied or silently trimmed store behind.
+ */
+export function checkSnapshot(s: Snapshot): void {
+  if (s?.format !== SNAPSHOT_FORMAT || s.version !== SNAPSHOT_VERSION) {
+    throw new SnapshotError(`not a ${SNAPSHOT_FORMAT} version ${SNAPSHOT_VERSION} document`);
+  }
+  const songs = distinctIds('song', s.songs.map((r) => r.id));
+  const services = distinctIds('service', s.services.map((r) => r.id));
+  distinctIds('user', s.users.map((r) => r.id));
+  distinctIds('link seq', s.links.map((r) => r.seq));
+
+  const pairs = new Set<string>();
+  for (const l of s.links) {
+    if (!services.has(l.serviceId)) throw new SnapshotError(`link ${l.seq} names missing service ${l.serviceId}`);
+    if (!songs.has(l.songId)) throw new SnapshotError(`link ${l.seq} names missing song ${l.songId}`);
+    if (!isId(l.position)) throw new SnapshotError(`link ${l.seq} has position ${l.position}, not >= 1`);
+    const pair = `${l.serviceId}/${l.songId}`;
+    if (pairs.has(pair)) throw new SnapshotError(`song ${l.songId} is linked twice to service ${l.serviceId}`);
+    pairs.add(pair);
+  }
+
+  const keys = new Set<string>();
+  for (const u of s.users) {
+    const key = usernameKey(u.username);
+    if (keys.has(key)) throw new SnapshotError(`username '${u.username}' appears twice (ignoring case)`);
+    keys.add(key);
+    if (!Number.isSafeInteger(u.tokenVersion) || u.tokenVersion < 0) {
+      throw new SnapshotError(`user ${u.id} has an invalid token version`);
+    }
+  }
+  for (const r of s.services) {
+    if (!Number.isSafeInteger(r.date)) throw new SnapshotError(`service ${r.id} has a non-integer date`);
+  }
+  for (const name of ['song', 'service', 'user', 'link'] as const) {
+    const value = s.sequences?.[name];
+    if (!Number.isSafeInteger(value) || value < 0) throw new SnapshotError(`sequence ${name} is missing or invalid`);
+  }
+}

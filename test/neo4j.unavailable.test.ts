@@ -1,0 +1,103 @@
+/**
+ * What the Neo4j store does when no Neo4j answers, checked with the real driver (no server
+ * needed): calls fail with StoreUnavailableError (503 UNAVAILABLE) within a bounded time instead
+ * of hanging, and startup waits with bounded retries and says so.
+ */
+import net from 'node:net';
+import { StoreUnavailableError } from '../src/errors';
+import { connectNeo4j } from '../src/store/neo4j/connect';
+import { createNeo4jDriver } from '../src/store/neo4j/driver';
+import { Neo4jStore } from '../src/store/neo4j/store';
+
+/** A port nothing listens on: bind an ephemeral one, then release it. */
+async function closedPort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** A server that accepts connections and never answers: a hung or firewalled database. */
+async function silentServer(): Promise<{ port: number; close(): Promise<void> }> {
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (server.address() as net.AddressInfo).port,
+    close: async () => {
+      for (const s of sockets) s.destroy();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+const PASSWORD = 'not-a-real-password-123';
+
+async function timed(promise: Promise<unknown>): Promise<{ error: unknown; ms: number }> {
+  const started = Date.now();
+  try {
+    await promise;
+    return { error: undefined, ms: Date.now() - started };
+  } catch (error) {
+    return { error, ms: Date.now() - started };
+  }
+}
+
+describe('Neo4j store without a reachable Neo4j', () => {
+  it('answers UNAVAILABLE within seconds when the connection is refused (default timeouts)', async () => {
+    const port = await closedPort();
+    const store = new Neo4jStore(createNeo4jDriver({ uri: `bolt://127.0.0.1:${port}`, user: 'neo4j', password: PASSWORD }));
+    try {
+      const calls: (() => Promise<unknown>)[] = [
+        () => store.listSongs(),
+        () => store.createSong({ name: 'x', artists: [] }),
+        () => store.ping(),
+      ];
+      for (const call of calls) {
+        const { error, ms } = await timed(call());
+        expect(error).toBeInstanceOf(StoreUnavailableError);
+        expect((error as StoreUnavailableError).code).toBe('UNAVAILABLE');
+        expect(ms).toBeLessThan(6_000);
+      }
+    } finally {
+      await store.close();
+    }
+  }, 40_000);
+
+  it('answers UNAVAILABLE instead of hanging when the server accepts but never answers', async () => {
+    const server = await silentServer();
+    const store = new Neo4jStore(
+      createNeo4jDriver({ uri: `bolt://127.0.0.1:${server.port}`, user: 'neo4j', password: PASSWORD }),
+    );
+    try {
+      const { error, ms } = await timed(store.songsByIds([1, 2]));
+      expect(error).toBeInstanceOf(StoreUnavailableError);
+      expect(ms).toBeLessThan(8_000);
+    } finally {
+      await store.close();
+      await server.close();
+    }
+  }, 40_000);
+
+  it('waits at startup with bounded retries, logging each wait without the password, then fails clearly', async () => {
+    const port = await closedPort();
+    const lines: string[] = [];
+    const log = { info: (m: string) => lines.push(m), warn: (m: string) => lines.push(m) };
+    const { error } = await timed(
+      connectNeo4j({ uri: `bolt://127.0.0.1:${port}`, user: 'neo4j', password: PASSWORD }, log, {
+        attempts: 3,
+        initialDelayMs: 10,
+        maxDelayMs: 20,
+      }),
+    );
+    expect((error as Error).message).toMatch(new RegExp(`^Cannot use Neo4j at bolt://127\\.0\\.0\\.1:${port} after 3 attempts: `));
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(new RegExp(`^Waiting for Neo4j at bolt://127\\.0\\.0\\.1:${port}: attempt 1/3 failed \\(.+\\); retrying in 10 ms$`));
+    expect(lines[1]).toContain('attempt 2/3 failed');
+    expect([...lines, (error as Error).message].join('\n')).not.toContain(PASSWORD);
+  }, 40_000);
+});
