@@ -21,6 +21,23 @@ export function sequenceFloor(s: Snapshot): Snapshot['sequences'] {
   };
 }
 
+/**
+ * A snapshot from what an adapter read, with `issued` the highest id each kind's sequence has
+ * handed out (0 where none), raised to the ids actually present.
+ */
+export function assembleSnapshot(
+  records: Pick<Snapshot, 'songs' | 'services' | 'links' | 'users'>,
+  issued: Partial<Snapshot['sequences']>,
+): Snapshot {
+  const draft: Snapshot = {
+    format: SNAPSHOT_FORMAT,
+    version: SNAPSHOT_VERSION,
+    ...records,
+    sequences: { song: issued.song ?? 0, service: issued.service ?? 0, user: issued.user ?? 0, link: issued.link ?? 0 },
+  };
+  return { ...draft, sequences: sequenceFloor(draft) };
+}
+
 export const snapshotCounts = (s: Snapshot): SnapshotCounts => ({
   songs: s.songs.length,
   services: s.services.length,

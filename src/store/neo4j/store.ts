@@ -2,9 +2,8 @@ import neo4j, { type Driver, type ManagedTransaction, type Record as Neo4jRecord
 import { artistKey } from '../../domain/artists';
 import { usernameKey } from '../keys';
 import {
-  SNAPSHOT_FORMAT,
-  SNAPSHOT_VERSION,
   SnapshotError,
+  assembleSnapshot,
   checkSnapshot,
   sequenceFloor,
   snapshotCounts,
@@ -360,21 +359,15 @@ export class Neo4jStore implements Store {
       const issued = new Map(
         (await run(tx, 'exportSequences')).map((r) => [r.get('name') as string, fromInt(r.get('value'), 'sequence')]),
       );
-      const draft: Snapshot = {
-        format: SNAPSHOT_FORMAT,
-        version: SNAPSHOT_VERSION,
-        songs,
-        services,
-        links,
-        users,
-        sequences: {
-          song: issued.get(SEQUENCE_NAMES.song) ?? 0,
-          service: issued.get(SEQUENCE_NAMES.service) ?? 0,
-          user: issued.get(SEQUENCE_NAMES.user) ?? 0,
-          link: issued.get(SEQUENCE_NAMES.link) ?? 0,
+      return assembleSnapshot(
+        { songs, services, links, users },
+        {
+          song: issued.get(SEQUENCE_NAMES.song),
+          service: issued.get(SEQUENCE_NAMES.service),
+          user: issued.get(SEQUENCE_NAMES.user),
+          link: issued.get(SEQUENCE_NAMES.link),
         },
-      };
-      return { ...draft, sequences: sequenceFloor(draft) };
+      );
     });
     // Neo4j reads are read-committed, even within one transaction: a write landing between the
     // statements above can leave a link to a song this export missed. Refuse rather than copy it.

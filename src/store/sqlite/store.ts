@@ -4,7 +4,7 @@ import Database from 'better-sqlite3';
 import { artistKey } from '../../domain/artists';
 import { StoreUnavailableError } from '../../errors';
 import { usernameKey } from '../keys';
-import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION, checkSnapshot, sequenceFloor, snapshotCounts } from '../snapshot';
+import { assembleSnapshot, checkSnapshot, sequenceFloor, snapshotCounts } from '../snapshot';
 import type {
   DateRange,
   LinkResult,
@@ -317,21 +317,15 @@ export class SqliteStore implements Store {
         const links = this.all<LinkRow>('exportLinks').map(toLink);
         const users = this.all<CredentialsRow>('exportUsers').map(toCredentials);
         const issued = new Map(this.all<{ name: string; seq: number }>('exportSequences').map((r) => [r.name, r.seq]));
-        const snapshot: Snapshot = {
-          format: SNAPSHOT_FORMAT,
-          version: SNAPSHOT_VERSION,
-          songs,
-          services,
-          links,
-          users,
-          sequences: {
-            song: issued.get('songs') ?? 0,
-            service: issued.get('services') ?? 0,
-            user: issued.get('users') ?? 0,
-            link: issued.get('performed_in') ?? 0,
+        return assembleSnapshot(
+          { songs, services, links, users },
+          {
+            song: issued.get('songs'),
+            service: issued.get('services'),
+            user: issued.get('users'),
+            link: issued.get('performed_in'),
           },
-        };
-        return { ...snapshot, sequences: sequenceFloor(snapshot) };
+        );
       })(),
     );
   }
