@@ -30,9 +30,13 @@ export interface RequestInfo {
 }
 
 export function createContext(services: Services, req: RequestInfo): GraphQLContext {
+  let loaders: Loaders | undefined;
   return {
     ...services,
-    loaders: createLoaders(services.store),
+    // Made on first use: most REST calls never batch anything.
+    get loaders() {
+      return (loaders ??= createLoaders(services.store));
+    },
     viewer: new Viewer(bearerToken(req.authorization), services.tokens, services.store),
     clientAddress: req.clientAddress,
     meta: {},

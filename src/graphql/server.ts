@@ -1,5 +1,5 @@
 import { ApolloServer } from '@apollo/server';
-import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
 import { expressMiddleware } from '@as-integrations/express5';
 import { costLimitRule } from '@escape.tech/graphql-armor-cost-limit';
@@ -52,6 +52,8 @@ export async function createGraphQLHandler(schema: GraphQLSchema, services: Serv
     ],
     formatError: formatError(services),
     plugins: [
+      // The schema sets no cache hints; the plugin would still wrap every field resolution.
+      ApolloServerPluginCacheControlDisabled(),
       opts.introspection
         ? ApolloServerPluginLandingPageLocalDefault({ embed: true, includeCookies: false })
         : ApolloServerPluginLandingPageDisabled(),

@@ -11,7 +11,6 @@ import {
 import type { z } from 'zod';
 import { ruleProblems } from '../domain/validation';
 import { AppError, validationFailed, type FieldProblem } from '../errors';
-import { pathParams } from './routes';
 
 const MAX_INT = 2 ** 31 - 1;
 const POSITIVE = /^[1-9]\d{0,9}$/;
@@ -85,17 +84,15 @@ function bodyValue(arg: GraphQLArgument, value: unknown, problems: FieldProblem[
  */
 export function readArguments(
   args: readonly GraphQLArgument[],
-  routePath: string,
+  inPath: ReadonlySet<string>,
   params: Record<string, string>,
   query: Record<string, unknown>,
   body: unknown,
-  method: string,
+  hasBody: boolean,
   rule?: z.ZodObject,
 ): Record<string, unknown> {
-  const inPath = new Set(pathParams(routePath));
   const values: Record<string, unknown> = {};
   const problems: FieldProblem[] = [];
-  const hasBody = method === 'POST' || method === 'PUT';
   if (hasBody && body !== undefined && (typeof body !== 'object' || body === null || Array.isArray(body))) {
     throw new AppError('BAD_REQUEST', 'The request body must be a JSON object');
   }

@@ -5,12 +5,12 @@ import type { Logger } from 'pino';
 import { rulesByField } from '../domain/validation';
 import { AppError } from '../errors';
 import { createContext, type Services } from '../graphql/context';
-import { accessOf, decideAccess } from '../graphql/permissions';
+import { accessOf, decideAccess, type Access } from '../graphql/permissions';
 import { restError, toAppError } from './errors';
 import { readArguments } from './input';
 import { openApiDocument } from './openapi';
 import { ROUTES, pathParams, type RestRoute } from './routes';
-import { BASE_PATH, createSofaRouter, type SofaServerContext } from './sofa';
+import { BASE_PATH, createSofaRouter, takeAnswer, type SofaServerContext } from './sofa';
 
 export const ALLOWED_METHODS = 'GET, POST, PUT, DELETE, OPTIONS';
 export const BODY_LIMIT = '100kb';
@@ -28,17 +28,47 @@ function fieldOf(schema: GraphQLSchema, route: RestRoute): GraphQLField<unknown,
   return field;
 }
 
-/** The canonical URL SOFA sees: path parameters re-encoded, paging in the query string. */
-function sofaUrl(route: RestRoute, values: Record<string, unknown>): URL {
+/** What each route needs per request, worked out once at startup. */
+interface PreparedRoute extends RestRoute {
+  args: GraphQLField<unknown, unknown>['args'];
+  access: Access;
+  rule: (typeof rulesByField)[string] | undefined;
+  inPath: ReadonlySet<string>;
+  hasBody: boolean;
+  /** The URL SOFA's handler reads its query parameters from (paging, on GET). */
+  sofaUrl(values: Record<string, unknown>): string;
+}
+
+function prepare(schema: GraphQLSchema, route: RestRoute): PreparedRoute {
   const inPath = new Set(pathParams(route.path));
-  const path = route.path.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(String(values[name])));
-  const url = new URL(`${BASE_PATH}${path}`, 'http://sofa.internal');
-  if (route.method === 'GET') {
-    for (const [name, value] of Object.entries(values)) {
-      if (!inPath.has(name)) url.searchParams.set(name, String(value));
-    }
-  }
-  return url;
+  const hasBody = route.method === 'POST' || route.method === 'PUT';
+  const base = `http://sofa.internal${BASE_PATH}${route.path}`;
+  return {
+    ...route,
+    args: fieldOf(schema, route).args,
+    access: accessOf(route.field),
+    rule: rulesByField[route.field],
+    inPath,
+    hasBody,
+    sofaUrl(values) {
+      if (hasBody) return base;
+      const query = Object.keys(values)
+        .filter((name) => !inPath.has(name))
+        .map((name) => `${name}=${encodeURIComponent(String(values[name]))}`);
+      return query.length ? `${base}?${query.join('&')}` : base;
+    },
+  };
+}
+
+type SofaHandler = (request: unknown, context: SofaServerContext) => Promise<globalThis.Response>;
+
+/**
+ * SOFA's generated handler of each route. Express has already matched the route and read its
+ * parameters, so the adapter calls the handler directly instead of sending a second request
+ * through SOFA's own URL router; `__routes` is the fets router's public list of its routes.
+ */
+function sofaHandlers(sofa: ReturnType<typeof createSofaRouter>): Map<string, SofaHandler> {
+  return new Map(sofa.__routes.map((r) => [`${r.method} ${r.path}`, r.handler as unknown as SofaHandler]));
 }
 
 /**
@@ -83,9 +113,10 @@ export function createRestRouter(schema: GraphQLSchema, services: Services, cors
   });
 
   const methodsByPath = new Map<string, string[]>();
-  for (const route of ROUTES) {
-    const field = fieldOf(schema, route);
-    const access = accessOf(route.field);
+  const handlers = sofaHandlers(sofa);
+  for (const route of ROUTES.map((r) => prepare(schema, r))) {
+    const handler = handlers.get(`${route.method} ${route.path}`);
+    if (!handler) throw new Error(`SOFA made no handler for ${route.method} ${route.path}`);
     methodsByPath.set(route.path, [...(methodsByPath.get(route.path) ?? []), route.method]);
 
     router[route.method.toLowerCase() as 'get'](route.path, async (req: Request, res: Response, next: NextFunction) => {
@@ -96,36 +127,39 @@ export function createRestRouter(schema: GraphQLSchema, services: Services, cors
         });
         // Who is asking comes before what is asked: no token and a bad body is a 401, not a 400.
         // Shield makes the same decision again when the operation runs.
-        const verdict = await decideAccess(access, graphqlContext, Number(req.params.id));
+        const verdict = await decideAccess(route.access, graphqlContext, Number(req.params.id));
         if (verdict !== true) throw verdict;
         const values = readArguments(
-          field.args,
-          route.path,
+          route.args,
+          route.inPath,
           req.params as Record<string, string>,
           req.query as Record<string, unknown>,
           req.body,
-          route.method,
-          rulesByField[route.field],
+          route.hasBody,
+          route.rule,
         );
-        const inPath = new Set(pathParams(route.path));
-        const bodyValues = Object.fromEntries(Object.entries(values).filter(([k]) => !inPath.has(k)));
-        const request = new globalThis.Request(sofaUrl(route, values), {
-          method: route.method,
-          headers: { 'content-type': 'application/json' },
-          body: route.method === 'POST' || route.method === 'PUT' ? JSON.stringify(bodyValues) : undefined,
-        });
+        const body = route.hasBody
+          ? JSON.stringify(Object.fromEntries(Object.entries(values).filter(([k]) => !route.inPath.has(k))))
+          : undefined;
+        // What SOFA's handler reads of a request: its URL (query), matched params and JSON body.
+        const request = {
+          url: route.sofaUrl(values),
+          params: req.params,
+          body: body ?? null,
+          text: async () => body ?? '',
+        };
         const serverContext: SofaServerContext = { graphqlContext };
-        const answer = await sofa.fetch(request, serverContext);
-        const payload = await answer.json();
+        const answer = await handler(request, serverContext);
 
         if (!answer.ok) {
           res.status(answer.status);
           answer.headers.forEach((value, name) => {
-            if (name !== 'content-type' && name !== 'content-length') res.set(name, value);
+            if (name !== 'content-length') res.set(name, value);
           });
-          res.json(payload);
+          res.send(await answer.text());
           return;
         }
+        const payload = takeAnswer(graphqlContext);
         if (route.status === 204) {
           res.status(204).end();
           return;

@@ -1,7 +1,8 @@
 import { filterSchema } from '@graphql-tools/utils';
-import type { GraphQLSchema } from 'graphql';
+import type { ExecutionArgs, ExecutionResult, GraphQLSchema, OperationDefinitionNode } from 'graphql';
 import type { Logger } from 'pino';
 import { useSofa } from 'sofa-api';
+import { createCompiledExecute } from '../graphql/compiled';
 import type { GraphQLContext } from '../graphql/context';
 import { firstError, restError } from './errors';
 import { GRAPHQL_ONLY_FIELDS, ROUTES } from './routes';
@@ -25,8 +26,37 @@ export function restSchema(schema: GraphQLSchema): GraphQLSchema {
   });
 }
 
+/**
+ * The answers of the operations SOFA ran, by request context. SOFA would serialise each answer
+ * into a Response that the adapter would parse again only to serialise it once more; instead the
+ * adapter takes the value from here and serialises it once (src/rest/router.ts).
+ */
+const answers = new WeakMap<GraphQLContext, unknown>();
+
+export function takeAnswer(ctx: GraphQLContext): unknown {
+  const answer = answers.get(ctx);
+  answers.delete(ctx);
+  return answer;
+}
+
+/** SOFA's `execute`: run its operation compiled, keep the data for the adapter, give SOFA a stub. */
+function restExecute() {
+  const run = createCompiledExecute();
+  return async (args: ExecutionArgs): Promise<ExecutionResult> => {
+    const result = await run(args);
+    if (result.errors?.length || !result.data) return result;
+    // SOFA's operations select exactly one root field.
+    const op = args.document.definitions[0] as OperationDefinitionNode;
+    const selection = op.selectionSet.selections[0] as { name: { value: string } };
+    const field = selection.name.value;
+    answers.set(args.contextValue as GraphQLContext, result.data[field]);
+    return { data: { [field]: null } };
+  };
+}
+
 export function createSofaRouter(schema: GraphQLSchema, log: Logger) {
   return useSofa({
+    execute: restExecute() as never,
     basePath: BASE_PATH,
     schema: restSchema(schema),
     routes: Object.fromEntries(
