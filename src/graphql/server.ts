@@ -5,7 +5,9 @@ import { expressMiddleware } from '@as-integrations/express5';
 import { costLimitRule } from '@escape.tech/graphql-armor-cost-limit';
 import { maxAliasesRule } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
-import type { GraphQLError, GraphQLFormattedError, GraphQLSchema, ValidationContext } from 'graphql';
+import type { GatewayInterface } from '@apollo/server-gateway-interface';
+import { printSchema, type GraphQLError, type GraphQLFormattedError, type GraphQLSchema, type ValidationContext } from 'graphql';
+import { createCompiledExecute } from './compiled';
 import { AppError } from '../errors';
 import { toAppError } from '../rest/errors';
 import { createContext, type GraphQLContext, type Services } from './context';
@@ -35,9 +37,37 @@ const reportRejection = {
   onReject: [(ctx: ValidationContext | null, err: GraphQLError) => ctx?.reportError(err)],
 };
 
+/**
+ * Apollo's executor seam. Apollo still parses, validates (depth, cost and alias limits included)
+ * and caches documents; execution runs each document compiled once by graphql-jit, as REST does.
+ * No federation is involved: the "gateway" serves this one local schema.
+ */
+function compiledExecution(schema: GraphQLSchema): GatewayInterface {
+  const execute = createCompiledExecute();
+  return {
+    async load() {
+      return {
+        executor: async (request) =>
+          execute({
+            schema,
+            document: request.document,
+            contextValue: request.context,
+            variableValues: request.request.variables,
+            operationName: request.operationName,
+          }),
+      };
+    },
+    onSchemaLoadOrUpdate(callback) {
+      callback({ apiSchema: schema, coreSupergraphSdl: printSchema(schema) });
+      return () => undefined;
+    },
+    async stop() {},
+  };
+}
+
 export async function createGraphQLHandler(schema: GraphQLSchema, services: Services, opts: GraphQLOptions) {
   const server = new ApolloServer<GraphQLContext>({
-    schema,
+    gateway: compiledExecution(schema),
     introspection: opts.introspection,
     // Credentials travel only in the Authorization header, never in cookies, so a browser cannot
     // be made to send them cross-site: Apollo's CSRF guard would only block plain `GET /graphql?query=`.
