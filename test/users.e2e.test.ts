@@ -234,3 +234,11 @@ describe('production settings', () => {
     }
   });
 });
+
+describe('one request cannot do unbounded work', () => {
+  test('batched GraphQL operations (an array of queries in one POST) are refused', async () => {
+    const res = await s.raw('POST', '/graphql', { body: [{ query: '{ songs { id } }' }, { query: '{ services { id } }' }] });
+    expect(res.status).toBe(400);
+    expect(JSON.stringify(res.body)).toMatch(/batch/i);
+  });
+});
