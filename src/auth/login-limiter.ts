@@ -9,7 +9,8 @@ import { AppError } from '../errors';
 export class LoginLimiter {
   constructor(
     private readonly maxFailures: number,
-    private readonly limiter: RateLimiterAbstract = new RateLimiterMemory({ points: maxFailures, duration: 900 }),
+    /** Configured with `points: maxFailures` and the window as `duration`. */
+    private readonly limiter: RateLimiterAbstract,
   ) {}
 
   static inMemory(maxFailures: number, windowSeconds: number): LoginLimiter {
