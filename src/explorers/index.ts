@@ -23,7 +23,8 @@ export const INDEX = {
 
 /**
  * The explorer pages load only what this process serves, so their CSP allows 'self' and nothing
- * else. `data:` images are the icons inlined in Swagger UI's and GraphiQL's own stylesheets.
+ * else. `data:` images and fonts are the icons and fonts inlined in Swagger UI's and GraphiQL's
+ * own stylesheets: they load from no origin at all.
  */
 const explorerCsp = helmet.contentSecurityPolicy({
   useDefaults: false,
@@ -32,7 +33,7 @@ const explorerCsp = helmet.contentSecurityPolicy({
     scriptSrc: ["'self'"],
     styleSrc: ["'self'"],
     imgSrc: ["'self'", 'data:'],
-    fontSrc: ["'self'"],
+    fontSrc: ["'self'", 'data:'],
     connectSrc: ["'self'"],
     objectSrc: ["'none'"],
     baseUri: ["'self'"],

@@ -40,7 +40,8 @@ export const SWAGGER_UI_INIT = `window.ui = SwaggerUIBundle({
 export const GRAPHIQL_PAGE = page(
   'Worship records: GraphiQL',
   `<link rel="stylesheet" href="/graphiql/graphiql.min.css">
-<link rel="stylesheet" href="/graphiql/graphiql-page.css">`,
+<link rel="stylesheet" href="/graphiql/graphiql-page.css">
+<link rel="icon" href="data:,">`,
   `<div id="graphiql">Loading GraphiQL…</div>
 <script src="/graphiql/react.production.min.js"></script>
 <script src="/graphiql/react-dom.production.min.js"></script>
