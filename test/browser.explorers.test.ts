@@ -68,6 +68,8 @@ describeWithBrowser('explorers in a real browser', (chromiumPath) => {
     await page.keyboard.up('Control');
     await page.keyboard.press('Backspace');
     await page.keyboard.type('{ songs { name artists } }');
+    const typed = await page.$eval('.graphiql-query-editor .CodeMirror', (el) => (el as any).CodeMirror.getValue());
+    expect(typed).toBe('{ songs { name artists } }');
     await page.click('.graphiql-execute-button');
     await page.waitForFunction(
       () => (globalThis as any).document.querySelector('.graphiql-response')?.textContent?.includes('Browser Hymn'),
