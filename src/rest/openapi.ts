@@ -97,7 +97,7 @@ const RESPONSES = {
     description: '`CONFLICT`: the username is taken (ignoring case), or the change would leave no ADMIN',
     content: errorBody,
   },
-  PayloadTooLarge: { description: '`PAYLOAD_TOO_LARGE`: the request body is over 100 KiB', content: errorBody },
+  PayloadTooLarge: { description: '`PAYLOAD_TOO_LARGE`: the request body (on any method) is over 100 KiB', content: errorBody },
   RateLimited: {
     description: '`RATE_LIMITED`: too many failed logins for this username from this address',
     headers: { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } },
@@ -169,7 +169,7 @@ function dropEmptyRequired(node: unknown): void {
 }
 
 /** Every status a route can answer besides its success, per CONTRACT.md and src/rest/router.ts. */
-function errorResponses(route: RestRoute, op: Operation): Record<string, unknown> {
+function errorResponses(route: RestRoute): Record<string, unknown> {
   const access = accessOf(route.field);
   const field = operationIdOf(route);
   const out: Record<string, unknown> = { '400': ref('BadRequest') };
@@ -177,8 +177,8 @@ function errorResponses(route: RestRoute, op: Operation): Record<string, unknown
   if (access === 'admin' || access === 'adminOrSelf') out['403'] = ref('Forbidden');
   if (pathParams(route.path).some((p) => p === 'id' || p.endsWith('Id'))) out['404'] = ref('NotFound');
   if (['createUser', 'updateUser', 'deleteUser'].includes(field)) out['409'] = ref('Conflict');
-  // Every route reads a JSON body, if one is sent, before anything else.
-  if (op.requestBody || route.method === 'POST' || route.method === 'PUT') out['413'] = ref('PayloadTooLarge');
+  // The router reads a JSON body on every method, if one is sent, before anything else.
+  out['413'] = ref('PayloadTooLarge');
   if (field === 'login') out['429'] = ref('RateLimited');
   out['500'] = ref('Internal');
   out['503'] = ref('Unavailable');
@@ -281,7 +281,7 @@ export async function openApiDocument(sofa: SofaRouter): Promise<unknown> {
     op.tags = [tagOf(route)];
     op.security = isPublic(route.field) ? [] : [{ bearerAuth: [] }];
     const [status, success] = successResponse(route, op);
-    op.responses = { [status]: success, ...errorResponses(route, op) };
+    op.responses = { [status]: success, ...errorResponses(route) };
   }
   dropEmptyRequired(doc);
   return doc;
