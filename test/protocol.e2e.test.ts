@@ -258,8 +258,9 @@ describe('request bodies', () => {
 
 describe('unknown paths under /api/v1', () => {
   test.each([
-    ['GET', ''],
-    ['GET', '/'],
+    // GET /api/v1 is the JSON index (test/explorers.e2e.test.ts).
+    ['POST', ''],
+    ['POST', '/'],
     ['GET', '/nope'],
     ['GET', '/song'],
     ['GET', '/songs/1/extra'],
