@@ -57,28 +57,54 @@ describeWithBrowser('explorers in a real browser', (chromiumPath) => {
     expectClean();
   });
 
-  test('GraphiQL runs a query typed into its editor and shows the answer', async () => {
+  /** Replace GraphiQL's query by typing, as a user would, run it, and wait for `expected`. */
+  async function runInGraphiQL(query: string, expected: string): Promise<string> {
     const { page } = tab;
-    await page.goto(`${s.url}/graphiql`, { waitUntil: 'networkidle0' });
     await page.waitForSelector('.graphiql-query-editor .CodeMirror');
-    // Replace the default query by typing, as a user would.
     await page.click('.graphiql-query-editor .CodeMirror');
     await page.keyboard.down('Control');
     await page.keyboard.press('KeyA');
     await page.keyboard.up('Control');
     await page.keyboard.press('Backspace');
-    await page.keyboard.type('{ songs { name artists } }');
+    await page.keyboard.type(query);
     const typed = await page.$eval('.graphiql-query-editor .CodeMirror', (el) => (el as any).CodeMirror.getValue());
-    expect(typed).toBe('{ songs { name artists } }');
+    expect(typed).toBe(query);
     await page.click('.graphiql-execute-button');
     await page.waitForFunction(
-      () => (globalThis as any).document.querySelector('.graphiql-response')?.textContent?.includes('Browser Hymn'),
+      (text: string) => (globalThis as any).document.querySelector('.graphiql-response')?.textContent?.includes(text),
       { timeout: 15_000 },
+      expected,
     );
-    const answer = await page.$eval('.graphiql-response', (el) => el.textContent ?? '');
+    return page.$eval('.graphiql-response', (el) => el.textContent ?? '');
+  }
+
+  test('GraphiQL runs a query typed into its editor and shows the answer', async () => {
+    const { page } = tab;
+    await page.goto(`${s.url}/graphiql`, { waitUntil: 'networkidle0' });
+    const answer = await runInGraphiQL('{ songs { name artists } }', 'Browser Hymn');
     await screenshot(page, 'graphiql-songs');
     expect(answer).toContain('"artists"');
     expect(answer).toContain('Headless');
     expectClean();
+  });
+
+  test('in production, a browser on /graphql lands on GraphiQL, which runs queries without introspection', async () => {
+    const prod = await startTestServer({ NODE_ENV: 'production' });
+    try {
+      const { page } = tab;
+      await page.goto(`${prod.url}/graphql`, { waitUntil: 'networkidle0' });
+      expect(new URL(page.url()).pathname).toBe('/graphiql');
+      const answer = await runInGraphiQL('{ songs { id } }', '"songs"');
+      await screenshot(page, 'graphiql-production');
+      expect(answer.replace(/\s/g, '')).toContain('{"data":{"songs":[]}}');
+      expect(tab.blocked).toEqual([]);
+      // The only failure is the introspection query GraphiQL sends on load, refused in production.
+      expect([...new Set(tab.errors)]).toEqual([
+        `HTTP 400 ${prod.url}/graphql`,
+        'console: Failed to load resource: the server responded with a status of 400 (Bad Request)',
+      ]);
+    } finally {
+      await prod.close();
+    }
   });
 });
