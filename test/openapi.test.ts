@@ -103,6 +103,14 @@ describe('observed statuses are documented (the check test/global-teardown.ts ru
     expect(verdictOf(doc, { method: 'GET', path: '/openapi.json', status: 200 })).toBeUndefined();
   });
 
+  test('an operation the document has beyond the route table is found too', () => {
+    const extra = { paths: { ...doc.paths, '/reports/{year}': { get: { operationId: 'report', responses: { 200: {} } } } } };
+    expect(verdictOf(extra, { method: 'GET', path: '/reports/2024', status: 200 })).toEqual(
+      expect.objectContaining({ operation: 'report', documented: ['200'] }),
+    );
+    expect(verdictOf(extra, { method: 'GET', path: '/songs/7', status: 200 })?.operation).toBe('song');
+  });
+
   test('an undocumented status is reported, a documented one is not', () => {
     const calls = [
       { method: 'GET', path: '/songs', status: 200 },
