@@ -92,7 +92,10 @@ const RESPONSES = {
     content: errorBody,
   },
   Forbidden: { description: '`FORBIDDEN`: the token is valid but its user lacks the privilege', content: errorBody },
-  NotFound: { description: '`NOT_FOUND`: a record named in the path does not exist', content: errorBody },
+  NotFound: {
+    description: '`NOT_FOUND`: a record named in the path does not exist (on an unlink, also: the song is not linked)',
+    content: errorBody,
+  },
   Conflict: {
     description: '`CONFLICT`: the username is taken (ignoring case), or the change would leave no ADMIN',
     content: errorBody,
