@@ -6,6 +6,7 @@ import { LoginLimiter } from './auth/login-limiter';
 import { TokenService } from './auth/tokens';
 import type { Config } from './config';
 import { AppError } from './errors';
+import { graphqlBrowserRedirect, mountExplorers } from './explorers';
 import type { Services } from './graphql/context';
 import { buildSchema } from './graphql/schema';
 import { createGraphQLHandler } from './graphql/server';
@@ -38,8 +39,8 @@ export async function createApp(config: Config, store: Store, log: Logger): Prom
   const app = express();
   app.set('trust proxy', config.trustProxy);
   app.set('etag', false);
-  // The Sandbox page loads its UI from Apollo's CDN, which a strict CSP would block; every other
-  // answer is JSON, which a CSP does not protect.
+  // The Sandbox page loads its UI from Apollo's CDN, which a strict CSP would block; the explorer
+  // pages set their own 'self'-only CSP (src/explorers); every other answer is JSON.
   app.use(helmet({ contentSecurityPolicy: false, crossOriginEmbedderPolicy: false }));
 
   app.get('/healthz', (_req, res) => {
@@ -54,8 +55,10 @@ export async function createApp(config: Config, store: Store, log: Logger): Prom
     }
   });
 
+  mountExplorers(app);
   app.use(BASE_PATH, createRestRouter(schema, services, config.corsOrigins));
 
+  if (!config.graphqlIntrospection) app.get('/graphql', graphqlBrowserRedirect);
   app.use(
     '/graphql',
     cors({ origin: config.corsOrigins, allowedHeaders: ['Authorization', 'Content-Type'], maxAge: 600 }),

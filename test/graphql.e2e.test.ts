@@ -445,13 +445,13 @@ describe('transport', () => {
     expect(res.text).toContain('embeddable-sandbox');
   });
 
-  test('in production a browser GET gets no Sandbox page', async () => {
+  test('in production a browser GET gets no Sandbox page: it is sent to GraphiQL', async () => {
     const prod = await startTestServer({ NODE_ENV: 'production' });
     try {
-      const res = await prod.raw('GET', '/graphql', { headers: { accept: 'text/html' } });
-      expect(res.headers.get('content-type')).toMatch(/^application\/json/);
-      expect(res.text).not.toContain('embeddable-sandbox');
-      expect(res.status).toBeGreaterThanOrEqual(400);
+      const res = await fetch(`${prod.url}/graphql`, { headers: { accept: 'text/html' }, redirect: 'manual' });
+      expect(res.status).toBe(303);
+      expect(res.headers.get('location')).toBe('/graphiql');
+      expect(await res.text()).not.toContain('embeddable-sandbox');
     } finally {
       await prod.close();
     }

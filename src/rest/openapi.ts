@@ -1,29 +1,153 @@
+import type { MutationResolvers, QueryResolvers } from '../generated/graphql';
 import { accessOf } from '../graphql/permissions';
-import { pathParams, ROUTES } from './routes';
+import { pathParams, ROUTES, type RestRoute } from './routes';
 import type { SofaRouter } from './sofa';
 import { BASE_PATH } from './sofa';
 
-type Parameter = { name: string; in: string };
+type Parameter = { name: string; in: string; description?: string; required?: boolean; schema?: Record<string, unknown> };
 type BodySchema = { properties?: Record<string, unknown>; required?: string[] };
 type Operation = {
+  operationId?: string;
+  summary?: string;
+  description?: string;
+  tags?: string[];
   security?: unknown;
-  responses?: Record<string, unknown>;
+  responses: Record<string, unknown>;
   parameters?: Parameter[];
-  requestBody?: { required?: boolean; content?: { 'application/json'?: { schema?: BodySchema } } };
+  requestBody?: { required?: boolean; description?: string; content?: { 'application/json'?: { schema?: BodySchema } } };
 };
-type Document = { paths: Record<string, Record<string, Operation>>; components: Record<string, Record<string, unknown>> };
-
-const errorResponse = (description: string) => ({
-  description,
-  content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
-});
+type Document = {
+  info: Record<string, unknown>;
+  tags?: unknown[];
+  paths: Record<string, Record<string, Operation>>;
+  components: Record<string, Record<string, unknown>>;
+};
 
 export const isPublic = (field: string): boolean => accessOf(field) === 'public';
+
+/** The operationId of a route: its GraphQL field's name, so both facades name an operation alike. */
+export const operationIdOf = (route: RestRoute): string => route.field.split('.')[1];
+
+/** The OpenAPI form of an Express route path (`/songs/:id` → `/songs/{id}`). */
+export const openApiPath = (path: string): string => path.replace(/:(\w+)/g, '{$1}');
+
+/**
+ * One line per operation for explorers and generated clients. Typed against the generated resolver
+ * types, so a new root field without a summary does not compile.
+ */
+const SUMMARIES: { [K in keyof Required<QueryResolvers> | keyof Required<MutationResolvers>]: string } = {
+  songs: 'List songs, ordered by id',
+  song: 'Read one song',
+  songsForService: 'List the songs of a service, in setlist order',
+  songsByArtist: 'List the songs of an artist (trimmed, case-insensitive match)',
+  services: 'List services, ordered by date, then id',
+  service: 'Read one service',
+  servicesWithSong: 'List the services a song was performed in, ordered by date',
+  servicesAfter: 'List services strictly after a date, ordered by date',
+  servicesBefore: 'List services strictly before a date, ordered by date',
+  servicesBetween: 'List services between two dates (inclusive), ordered by date',
+  me: 'Read the user the token belongs to',
+  users: 'List users (ADMIN)',
+  user: 'Read one user (ADMIN, or the user itself)',
+  login: 'Exchange a username and password for a bearer token',
+  createSong: 'Create a song (ADMIN)',
+  updateSong: 'Update a song (fields given replace, others keep)',
+  deleteSong: 'Delete a song and its performance links',
+  createService: 'Create a service',
+  updateService: 'Update a service (fields given replace, others keep)',
+  deleteService: 'Delete a service and its performance links',
+  addSongToService: 'Link a song to a service, optionally at a setlist position',
+  removeSongFromService: 'Unlink a song from a service',
+  setServiceSongs: 'Replace the whole setlist of a service',
+  createUser: 'Create a user (ADMIN)',
+  updateUser: 'Update a user (ADMIN, or the user itself)',
+  deleteUser: 'Delete a user (ADMIN)',
+};
+
+const TAGS = [
+  { name: 'songs', description: 'Worship songs' },
+  { name: 'services', description: 'Church services (occasions), searched by date or song' },
+  { name: 'setlists', description: 'Which songs were performed in a service, in order (PERFORMED_IN)' },
+  { name: 'users', description: 'Accounts, roles and login' },
+];
+
+function tagOf(route: RestRoute): string {
+  if (/^\/services\/:serviceId\/songs/.test(route.path)) return 'setlists';
+  return route.path.split('/')[1];
+}
+
+const json = (schema: unknown) => ({ 'application/json': { schema } });
+const errorBody = json({ $ref: '#/components/schemas/Error' });
+
+/** Reusable error answers: every status the REST layer gives, with its codes and headers. */
+const RESPONSES = {
+  BadRequest: {
+    description:
+      '`BAD_REQUEST` (malformed JSON, a path or query parameter of the wrong form) or `VALIDATION_FAILED` (a value rule failed; `details` names each field)',
+    content: errorBody,
+  },
+  Unauthenticated: {
+    description: '`UNAUTHENTICATED`: the bearer token is missing, malformed, expired, wrongly signed or its user is gone',
+    headers: { 'WWW-Authenticate': { $ref: '#/components/headers/WWWAuthenticate' } },
+    content: errorBody,
+  },
+  Forbidden: { description: '`FORBIDDEN`: the token is valid but its user lacks the privilege', content: errorBody },
+  NotFound: {
+    description: '`NOT_FOUND`: a record named in the path does not exist (on an unlink, also: the song is not linked)',
+    content: errorBody,
+  },
+  Conflict: {
+    description: '`CONFLICT`: the username is taken (ignoring case), or the change would leave no ADMIN',
+    content: errorBody,
+  },
+  PayloadTooLarge: { description: '`PAYLOAD_TOO_LARGE`: the request body (on any method) is over 100 KiB', content: errorBody },
+  RateLimited: {
+    description: '`RATE_LIMITED`: too many failed logins for this username from this address',
+    headers: { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } },
+    content: errorBody,
+  },
+  Internal: { description: '`INTERNAL`: a fault of the server; the message carries no internals', content: errorBody },
+  Unavailable: { description: '`UNAVAILABLE`: the database cannot be reached; try again shortly', content: errorBody },
+};
+
+const HEADERS = {
+  Location: { description: 'The path of the new record, e.g. `/api/v1/songs/31`', schema: { type: 'string' } },
+  XTotalCount: {
+    description: 'How many records the whole list holds, whatever `limit` and `offset` cut from it',
+    schema: { type: 'integer', minimum: 0 },
+  },
+  WWWAuthenticate: { description: 'Always `Bearer`', schema: { type: 'string' } },
+  RetryAfter: { description: 'Seconds until a login for this username may be tried again', schema: { type: 'integer', minimum: 0 } },
+};
+
+const ref = (name: keyof typeof RESPONSES) => ({ $ref: `#/components/responses/${name}` });
+
+const PARAMETER_TEXT: Record<string, string> = {
+  limit: 'At most this many records (1–1000); without it the whole list',
+  offset: 'Skip this many records first (≥ 0)',
+  id: 'The record id (a positive integer)',
+  serviceId: 'A service id (a positive integer)',
+  songId: 'A song id (a positive integer)',
+  artist: 'An artist name; trimmed and compared ignoring case after Unicode NFC normalisation',
+  date: 'Epoch milliseconds (an instant), `YYYY-MM-DD` (a whole day in the service time zone) or an ISO-8601 date-time with `Z` or an offset',
+  from: 'Start, inclusive: epoch ms, `YYYY-MM-DD` (from the start of that day) or an ISO-8601 date-time',
+  to: 'End, inclusive: epoch ms, `YYYY-MM-DD` (to the end of that day) or an ISO-8601 date-time',
+};
+
+function describeParameters(op: Operation): void {
+  for (const p of op.parameters ?? []) {
+    p.description ??= PARAMETER_TEXT[p.name];
+    if (p.in === 'path' && p.schema?.type === 'integer') p.schema.minimum = 1;
+    if (p.name === 'limit') Object.assign(p.schema ?? {}, { minimum: 1, maximum: 1000 });
+    if (p.name === 'offset') Object.assign(p.schema ?? {}, { minimum: 0 });
+  }
+  if (!op.parameters?.length) delete op.parameters;
+}
 
 /**
  * SOFA lists every argument of a POST/PUT both as a query parameter and as a body field, path
  * parameters included. This API reads those arguments from the JSON body only (src/rest/input.ts),
- * and the path parameters from the path only.
+ * and the path parameters from the path only. An empty `required` list is not valid OpenAPI 3.0.
  */
 function describeBody(op: Operation, inPath: string[]): void {
   op.parameters = op.parameters?.filter((p) => p.in !== 'query');
@@ -31,6 +155,7 @@ function describeBody(op: Operation, inPath: string[]): void {
   if (!op.requestBody || !schema) return;
   for (const name of inPath) delete schema.properties?.[name];
   schema.required = schema.required?.filter((name) => !inPath.includes(name));
+  if (!schema.required?.length) delete schema.required;
   if (!Object.keys(schema.properties ?? {}).length) {
     delete op.requestBody;
     return;
@@ -38,10 +163,57 @@ function describeBody(op: Operation, inPath: string[]): void {
   op.requestBody.required = Boolean(schema.required?.length);
 }
 
+/** OpenAPI 3.0 wants at least one entry in every `required` list (SOFA writes empty ones). */
+function dropEmptyRequired(node: unknown): void {
+  if (!node || typeof node !== 'object') return;
+  const record = node as Record<string, unknown>;
+  if (Array.isArray(record.required) && record.required.length === 0) delete record.required;
+  for (const value of Object.values(record)) dropEmptyRequired(value);
+}
+
+/** Every status a route can answer besides its success, per CONTRACT.md and src/rest/router.ts. */
+function errorResponses(route: RestRoute): Record<string, unknown> {
+  const access = accessOf(route.field);
+  const field = operationIdOf(route);
+  const out: Record<string, unknown> = { '400': ref('BadRequest') };
+  if (access !== 'public' || field === 'login') out['401'] = ref('Unauthenticated');
+  if (access === 'admin' || access === 'adminOrSelf') out['403'] = ref('Forbidden');
+  if (pathParams(route.path).some((p) => p === 'id' || p.endsWith('Id'))) out['404'] = ref('NotFound');
+  if (['createUser', 'updateUser', 'deleteUser'].includes(field)) out['409'] = ref('Conflict');
+  // The router reads a JSON body on every method, if one is sent, before anything else.
+  out['413'] = ref('PayloadTooLarge');
+  if (field === 'login') out['429'] = ref('RateLimited');
+  out['500'] = ref('Internal');
+  out['503'] = ref('Unavailable');
+  return out;
+}
+
+function successResponse(route: RestRoute, op: Operation): [string, Record<string, unknown>] {
+  if (route.status === 204) return ['204', { description: 'Done; no body' }];
+  const status = route.status === 201 ? '201' : '200';
+  const answer = (op.responses[status] ?? op.responses['200'] ?? {}) as Record<string, unknown>;
+  const isList = (op.parameters ?? []).some((p) => p.name === 'limit');
+  const headers: Record<string, unknown> = {};
+  if (status === '201') headers.Location = { $ref: '#/components/headers/Location' };
+  if (isList) headers['X-Total-Count'] = { $ref: '#/components/headers/XTotalCount' };
+  const description = status === '201' ? 'Created' : isList ? 'The records, in the order stated' : 'OK';
+  return [status, { ...answer, description, ...(Object.keys(headers).length ? { headers } : {}) }];
+}
+
+const INFO_DESCRIPTION = `REST API v1 of the worship records service, derived by SOFA from the same GraphQL schema and
+resolvers that serve \`/graphql\`. The users' reference is docs/API.md in the repository.
+
+Every error is \`{"error":{"code","message","details"?}}\`. Besides the statuses listed per operation:
+an unknown path answers 404 \`NOT_FOUND\`; a method a path does not have answers 405
+\`METHOD_NOT_ALLOWED\` with an \`Allow\` header; \`OPTIONS\` (CORS preflight) answers 204.
+Public operations need no token (a bad token on them is ignored); the others need
+\`Authorization: Bearer <token>\` from \`POST /users/login\`.`;
+
 /**
- * SOFA's generated OpenAPI document, completed with what only the REST layer knows: which routes
- * need a bearer token, the 204 answers of deletes, and the error shape. SOFA's webhook routes for
- * subscriptions are not served (the schema has no subscriptions), so they are left out.
+ * SOFA's generated OpenAPI document, completed with what only the REST layer knows: operation
+ * names, summaries and tags, which routes need a bearer token, every status and header each route
+ * answers, and the error shape. SOFA's webhook routes for subscriptions are not served (the schema
+ * has no subscriptions), so they are left out.
  */
 export async function openApiDocument(sofa: SofaRouter): Promise<unknown> {
   const res = await sofa.fetch(new Request(`http://sofa.internal${BASE_PATH}/openapi.json`));
@@ -49,6 +221,12 @@ export async function openApiDocument(sofa: SofaRouter): Promise<unknown> {
   for (const path of Object.keys(doc.paths)) {
     if (path.includes('/webhook')) delete doc.paths[path];
   }
+  doc.info = {
+    ...doc.info,
+    description: INFO_DESCRIPTION,
+    license: { name: 'MIT', url: 'https://opensource.org/licenses/MIT' },
+  };
+  doc.tags = TAGS;
   // SOFA describes the root types as if they were records; REST has no such objects.
   delete doc.components.schemas.Query;
   delete doc.components.schemas.Mutation;
@@ -60,34 +238,54 @@ export async function openApiDocument(sofa: SofaRouter): Promise<unknown> {
         type: 'object',
         required: ['code', 'message'],
         properties: {
-          code: { type: 'string', example: 'NOT_FOUND' },
-          message: { type: 'string' },
+          code: {
+            type: 'string',
+            enum: [
+              'BAD_REQUEST',
+              'VALIDATION_FAILED',
+              'UNAUTHENTICATED',
+              'FORBIDDEN',
+              'NOT_FOUND',
+              'METHOD_NOT_ALLOWED',
+              'CONFLICT',
+              'PAYLOAD_TOO_LARGE',
+              'RATE_LIMITED',
+              'INTERNAL',
+              'UNAVAILABLE',
+            ],
+            example: 'NOT_FOUND',
+          },
+          message: { type: 'string', example: 'Song 42 does not exist' },
           details: {
             type: 'array',
-            items: { type: 'object', properties: { field: { type: 'string' }, message: { type: 'string' } } },
+            items: {
+              type: 'object',
+              required: ['field', 'message'],
+              properties: { field: { type: 'string', example: 'name' }, message: { type: 'string', example: 'is required' } },
+            },
           },
         },
       },
     },
   };
+  doc.components.responses = RESPONSES;
+  doc.components.headers = HEADERS;
+
   for (const route of ROUTES) {
     // Paths are relative to the document's `servers: [{ url: BASE_PATH }]`, as SOFA writes them.
-    const oasPath = route.path.replace(/:(\w+)/g, '{$1}');
-    const op = doc.paths[oasPath]?.[route.method.toLowerCase()];
+    const op = doc.paths[openApiPath(route.path)]?.[route.method.toLowerCase()];
     if (!op) continue;
-    if (route.method === 'POST' || route.method === 'PUT') describeBody(op, pathParams(route.path));
     op.responses ??= {};
-    if (route.status === 204) {
-      delete op.responses['200'];
-      op.responses['204'] = { description: 'Done; no body' };
-    }
-    op.responses['400'] = errorResponse('Bad request or validation failed');
-    if (!isPublic(route.field)) {
-      op.security = [{ bearerAuth: [] }];
-      op.responses['401'] = errorResponse('Missing, invalid or expired token');
-      op.responses['403'] = errorResponse('The token lacks the privilege');
-    }
-    if (route.path.includes(':')) op.responses['404'] = errorResponse('No such record');
+    if (route.method === 'POST' || route.method === 'PUT') describeBody(op, pathParams(route.path));
+    describeParameters(op);
+    op.operationId = operationIdOf(route);
+    op.summary = SUMMARIES[op.operationId as keyof typeof SUMMARIES];
+    if (!op.description) delete op.description;
+    op.tags = [tagOf(route)];
+    op.security = isPublic(route.field) ? [] : [{ bearerAuth: [] }];
+    const [status, success] = successResponse(route, op);
+    op.responses = { [status]: success, ...errorResponses(route) };
   }
+  dropEmptyRequired(doc);
   return doc;
 }

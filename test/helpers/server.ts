@@ -5,6 +5,7 @@ import { loadConfig } from '../../src/config';
 import { createLogger } from '../../src/logger';
 import { startServer, type RunningServer } from '../../src/server';
 import type { Store } from '../../src/store/types';
+import { recordCall } from './api-calls';
 
 export const ADMIN = { username: 'admin', password: 'admin-password-1' };
 export const JWT_SECRET = 'test-secret-that-is-at-least-32-characters-long';
@@ -73,6 +74,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     }
     const res = await fetch(`${server.url}${p}`, { method, headers, body });
     const text = await res.text();
+    recordCall(method, p, res.status);
     let parsed: unknown = null;
     if (text) {
       try {

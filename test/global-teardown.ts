@@ -1,0 +1,32 @@
+import fs from 'node:fs';
+import { buildSchema } from '../src/graphql/schema';
+import { createLogger } from '../src/logger';
+import { openApiDocument } from '../src/rest/openapi';
+import { createSofaRouter } from '../src/rest/sofa';
+import { CALL_LOG_ENV, readCalls } from './helpers/api-calls';
+import { undocumentedStatuses } from './helpers/openapi-coverage';
+
+/**
+ * After every test file has run (however few were selected): each status the suite saw a REST
+ * operation answer must be listed for that operation in the served OpenAPI document. A teardown
+ * that throws fails the jest run; the message names each undocumented status.
+ */
+export default async function globalTeardown(): Promise<void> {
+  const dir = process.env[CALL_LOG_ENV];
+  if (!dir) return;
+  try {
+    const calls = readCalls(dir);
+    if (!calls.length) return;
+    const doc = (await openApiDocument(createSofaRouter(buildSchema(), createLogger('silent')))) as Parameters<
+      typeof undocumentedStatuses
+    >[0];
+    const problems = undocumentedStatuses(doc, calls);
+    if (problems.length) {
+      throw new Error(
+        `The OpenAPI document leaves out ${problems.length} status(es) the suite observed:\n  ${problems.join('\n  ')}`,
+      );
+    }
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}

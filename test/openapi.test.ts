@@ -1,0 +1,172 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import OpenAPIClientAxios from 'openapi-client-axios';
+import { accessOf } from '../src/graphql/permissions';
+import { openApiPath } from '../src/rest/openapi';
+import { ROUTES } from '../src/rest/routes';
+import { undocumentedStatuses, verdictOf } from './helpers/openapi-coverage';
+import { ADMIN, startTestServer, type TestServer } from './helpers/server';
+
+/**
+ * The served OpenAPI document as tools nobody here wrote see it: an independent OpenAPI 3.0
+ * schema validator, Redocly's recommended lint rules, and a client generated from it at run time.
+ */
+
+let s: TestServer;
+let doc: any;
+
+beforeAll(async () => {
+  s = await startTestServer({ LOGIN_MAX_FAILURES: '1' });
+  const res = await s.api('GET', '/openapi.json');
+  expect(res.status).toBe(200);
+  doc = res.body;
+});
+afterAll(() => s.close());
+
+const opOf = (method: string, p: string) => doc.paths[openApiPath(p)][method.toLowerCase()];
+
+describe('independent checks', () => {
+  test('valid OpenAPI 3.0 by its JSON Schema, and no Redocly "recommended" problem at all', async () => {
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'openapi-')), 'openapi.json');
+    fs.writeFileSync(file, JSON.stringify(doc));
+    // Both tools are ESM-only, which jest's CommonJS runtime cannot load: run them as a process.
+    const { stdout } = await promisify(execFile)(process.execPath, [path.join(__dirname, '../scripts/openapi-check.mjs'), file]);
+    const report = JSON.parse(stdout);
+    expect(report.version).toBe('3.0');
+    expect(report.schemaErrors).toEqual([]);
+    expect(report.valid).toBe(true);
+    expect(report.problems).toEqual([]);
+  });
+
+  test('no empty `required` list anywhere', () => {
+    expect(JSON.stringify(doc)).not.toMatch(/"required":\[\]/);
+  });
+});
+
+describe('operations', () => {
+  test('every route has a unique operationId: its GraphQL field name', () => {
+    const ids = ROUTES.map((r) => opOf(r.method, r.path).operationId);
+    expect(ids).toEqual(ROUTES.map((r) => r.field.split('.')[1]));
+    expect(new Set(ids).size).toBe(ROUTES.length);
+    expect(ids).toHaveLength(26);
+  });
+
+  test.each(ROUTES.map((r) => [r.method, r.path, r.field] as const))('%s %s: summary, tag, security, errors', (method, p, field) => {
+    const op = opOf(method, p);
+    expect(op.summary).toEqual(expect.any(String));
+    expect(op.tags).toHaveLength(1);
+    expect(doc.tags.map((t: { name: string }) => t.name)).toContain(op.tags[0]);
+    expect(op.security).toEqual(accessOf(field) === 'public' ? [] : [{ bearerAuth: [] }]);
+    for (const status of ['400', '413', '500', '503']) expect([status, op.responses[status]]).toEqual([status, expect.any(Object)]);
+    if (/:(id|\w+Id)\b/.test(p)) expect(op.responses['404']).toBeDefined();
+    else expect(op.responses['404']).toBeUndefined();
+  });
+
+  test('401 carries WWW-Authenticate; login documents 401 and 429 with Retry-After', () => {
+    const login = opOf('POST', '/users/login');
+    expect(Object.keys(login.responses)).toEqual(expect.arrayContaining(['200', '401', '429']));
+    expect(doc.components.responses.RateLimited.headers['Retry-After']).toBeDefined();
+    expect(doc.components.responses.Unauthenticated.headers['WWW-Authenticate']).toBeDefined();
+  });
+
+  test('users document 409; creates document Location; lists document X-Total-Count', () => {
+    for (const [method, p] of [['POST', '/users'], ['PUT', '/users/:id'], ['DELETE', '/users/:id']]) {
+      expect(opOf(method, p).responses['409']).toBeDefined();
+    }
+    for (const route of ROUTES.filter((r) => r.status === 201)) {
+      expect(opOf(route.method, route.path).responses['201'].headers.Location).toBeDefined();
+    }
+    for (const route of ROUTES.filter((r) => r.method === 'GET')) {
+      const op = opOf(route.method, route.path);
+      const isList = op.responses['200'].content['application/json'].schema.type === 'array';
+      expect([route.path, Boolean(op.responses['200'].headers?.['X-Total-Count'])]).toEqual([route.path, isList]);
+    }
+  });
+
+  test('paging parameters state their bounds', () => {
+    const limit = opOf('GET', '/songs').parameters.find((p: { name: string }) => p.name === 'limit');
+    expect(limit.schema).toEqual(expect.objectContaining({ minimum: 1, maximum: 1000 }));
+  });
+});
+
+describe('observed statuses are documented (the check test/global-teardown.ts runs on every call)', () => {
+  test('maps calls to operations as Express routes them', () => {
+    expect(verdictOf(doc, { method: 'GET', path: '/users/me', status: 401 })?.operation).toBe('me');
+    expect(verdictOf(doc, { method: 'HEAD', path: '/songs/7', status: 200 })?.operation).toBe('song');
+    expect(verdictOf(doc, { method: 'GET', path: '/songs/forService/3', status: 200 })?.operation).toBe('songsForService');
+    expect(verdictOf(doc, { method: 'PATCH', path: '/songs/1', status: 405 })?.documented).toEqual(['405']);
+    expect(verdictOf(doc, { method: 'OPTIONS', path: '/songs', status: 204 })?.documented).toEqual(['204']);
+    expect(verdictOf(doc, { method: 'GET', path: '/nope', status: 404 })?.documented).toEqual(['404']);
+    expect(verdictOf(doc, { method: 'GET', path: '/openapi.json', status: 200 })).toBeUndefined();
+  });
+
+  test('an operation the document has beyond the route table is found too', () => {
+    const extra = { paths: { ...doc.paths, '/reports/{year}': { get: { operationId: 'report', responses: { 200: {} } } } } };
+    expect(verdictOf(extra, { method: 'GET', path: '/reports/2024', status: 200 })).toEqual(
+      expect.objectContaining({ operation: 'report', documented: ['200'] }),
+    );
+    expect(verdictOf(extra, { method: 'GET', path: '/songs/7', status: 200 })?.operation).toBe('song');
+  });
+
+  test('an undocumented status is reported, a documented one is not', () => {
+    const calls = [
+      { method: 'GET', path: '/songs', status: 200 },
+      { method: 'POST', path: '/users', status: 409 },
+      { method: 'GET', path: '/songs', status: 409 },
+      { method: 'PATCH', path: '/songs', status: 404 },
+    ];
+    expect(undocumentedStatuses(doc, calls)).toEqual([
+      'GET /api/v1/songs answered 409; songs documents 200, 400, 413, 500, 503',
+      'PATCH /api/v1/songs answered 404; (other method) documents 405',
+    ]);
+  });
+
+  test('the statuses login really answers, with their headers', async () => {
+    const wrong = await s.api('POST', '/users/login', { body: { username: 'nobody', password: 'wrong-password' } });
+    expect(wrong.status).toBe(401);
+    expect(wrong.headers.get('www-authenticate')).toBe('Bearer');
+    const limited = await s.api('POST', '/users/login', { body: { username: 'nobody', password: 'wrong-password' } });
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('retry-after')).toMatch(/^\d+$/);
+    const big = await s.api('POST', '/users/login', { body: { username: 'x'.repeat(110_000), password: 'p' } });
+    expect(big.status).toBe(413);
+    expect(undocumentedStatuses(doc, [wrong, limited, big].map((r) => ({ method: 'POST', path: '/users/login', status: r.status })))).toEqual([]);
+  });
+});
+
+describe('a client generated at run time from the served document', () => {
+  test('logs in, creates, reads, lists, links, and sees a 404 as an error, by operationId', async () => {
+    const api = new OpenAPIClientAxios({
+      definition: `${s.url}/api/v1/openapi.json`,
+      axiosConfigDefaults: { baseURL: `${s.url}/api/v1` },
+    });
+    const client: any = await api.init();
+
+    const login = await client.login(null, { username: ADMIN.username, password: ADMIN.password });
+    expect(login.status).toBe(200);
+    const auth = { headers: { Authorization: `Bearer ${login.data.token}` } };
+
+    const created = await client.createSong(null, { name: 'Generated Client Song', artists: ['Axios'] }, auth);
+    expect(created.status).toBe(201);
+    expect(created.headers.location).toBe(`/api/v1/songs/${created.data.id}`);
+
+    const read = await client.song({ id: created.data.id });
+    expect(read.data).toEqual({ id: created.data.id, name: 'Generated Client Song', artists: ['Axios'] });
+
+    const page = await client.songs({ limit: 1 });
+    expect(page.data).toHaveLength(1);
+    expect(Number(page.headers['x-total-count'])).toBeGreaterThanOrEqual(1);
+
+    const service = await client.createService(null, { date: '2024-01-07T10:00:00Z', serviceType: 'SUN_AM' }, auth);
+    const setlist = await client.addSongToService({ serviceId: service.data.id, songId: created.data.id }, {}, auth);
+    expect(setlist.status).toBe(200);
+    expect(JSON.stringify(setlist.data)).toContain('Generated Client Song');
+
+    await expect(client.song({ id: 999_999 })).rejects.toMatchObject({
+      response: { status: 404, data: { error: { code: 'NOT_FOUND' } } },
+    });
+  });
+});
