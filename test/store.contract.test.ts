@@ -128,6 +128,18 @@ async function songs(store: Store, ...names: string[]): Promise<SongRecord[]> {
 
 const setlist = async (store: Store, serviceId: number) => names((await store.setlistsForServices([serviceId]))[0]);
 
+/**
+ * A setlist as stored: "<position> <name>" from the store's own snapshot, ordered by position,
+ * checked against the setlist read (same order). Positions must read 1..n.
+ */
+async function placed(store: Store, serviceId: number): Promise<string[]> {
+  const snapshot = await store.exportSnapshot();
+  const name = new Map(snapshot.songs.map((s) => [s.id, s.name]));
+  const links = snapshot.links.filter((l) => l.serviceId === serviceId).sort((x, y) => x.position - y.position);
+  expect(links.map((l) => name.get(l.songId))).toEqual(await setlist(store, serviceId));
+  return links.map((l) => `${l.position} ${name.get(l.songId)}`);
+}
+
 /** A populated SQLite store whose snapshot exercises every detail an import must keep. */
 async function richSource(): Promise<{ store: SqliteStore; snapshot: Snapshot }> {
   const store = tempSqlite();
@@ -302,24 +314,63 @@ function storeContract(harness: () => Harness) {
         expect(await setlist(store, service.id)).toEqual(['a', 'b', 'c']);
       });
 
-      it('orders by position, then link order; an explicit position moves a link', async () => {
+      it('inserts at a position, shifting the songs from there on down one', async () => {
         for (const s of [a, b, c]) await store.linkSong(service.id, s.id);
-        await store.linkSong(service.id, c.id, 1); // ties with a (position 1): a was linked first
-        expect(await setlist(store, service.id)).toEqual(['a', 'c', 'b']);
-        await store.linkSong(service.id, a.id, 5);
-        expect(await setlist(store, service.id)).toEqual(['c', 'b', 'a']);
-        await store.linkSong(service.id, d.id, 2); // new link at an explicit position: after b (earlier link)
-        expect(await setlist(store, service.id)).toEqual(['c', 'b', 'd', 'a']);
-        await store.linkSong(service.id, b.id); // no position: keeps its place
-        expect(await setlist(store, service.id)).toEqual(['c', 'b', 'd', 'a']);
+        expect(await store.linkSong(service.id, d.id, 2)).toBe('ok');
+        expect(await placed(store, service.id)).toEqual(['1 a', '2 d', '3 b', '4 c']);
+        const [e] = await songs(store, 'e');
+        await store.linkSong(service.id, e.id, 1);
+        expect(await placed(store, service.id)).toEqual(['1 e', '2 a', '3 d', '4 b', '5 c']);
       });
 
-      it('appends after the highest position, without renumbering after an unlink', async () => {
+      it('moves a linked song up, down, to the end and to the top; the others close ranks', async () => {
+        for (const s of [a, b, c, d]) await store.linkSong(service.id, s.id);
+        await store.linkSong(service.id, d.id, 2); // up
+        expect(await placed(store, service.id)).toEqual(['1 a', '2 d', '3 b', '4 c']);
+        await store.linkSong(service.id, a.id, 3); // down
+        expect(await placed(store, service.id)).toEqual(['1 d', '2 b', '3 a', '4 c']);
+        await store.linkSong(service.id, d.id, 4); // to the end
+        expect(await placed(store, service.id)).toEqual(['1 b', '2 a', '3 c', '4 d']);
+        await store.linkSong(service.id, c.id, 1); // to the top
+        expect(await placed(store, service.id)).toEqual(['1 c', '2 b', '3 a', '4 d']);
+      });
+
+      it('puts a position past the end last, for a new and for a linked song', async () => {
+        await store.linkSong(service.id, a.id, 7);
+        expect(await placed(store, service.id)).toEqual(['1 a']);
+        await store.linkSong(service.id, b.id);
+        await store.linkSong(service.id, c.id, 99);
+        expect(await placed(store, service.id)).toEqual(['1 a', '2 b', '3 c']);
+        await store.linkSong(service.id, a.id, 4);
+        expect(await placed(store, service.id)).toEqual(['1 b', '2 c', '3 a']);
+      });
+
+      it('is idempotent: linking again at the same position or without one changes nothing', async () => {
         for (const s of [a, b, c]) await store.linkSong(service.id, s.id);
+        await store.linkSong(service.id, b.id, 2);
+        await store.linkSong(service.id, b.id, 2);
+        await store.linkSong(service.id, b.id);
+        expect(await placed(store, service.id)).toEqual(['1 a', '2 b', '3 c']);
+      });
+
+      it('closes the gap on unlink, and appends after the last place', async () => {
+        for (const s of [a, b, c]) await store.linkSong(service.id, s.id);
+        expect(await store.unlinkSong(service.id, a.id)).toBe('ok');
+        expect(await placed(store, service.id)).toEqual(['1 b', '2 c']);
+        await store.linkSong(service.id, d.id);
+        await store.linkSong(service.id, a.id, 2);
+        expect(await placed(store, service.id)).toEqual(['1 b', '2 a', '3 c', '4 d']);
         expect(await store.unlinkSong(service.id, c.id)).toBe('ok');
-        await store.linkSong(service.id, d.id); // position 3 (max 2 + 1)
-        await store.linkSong(service.id, c.id, 3); // ties with d, which was linked first
-        expect(await setlist(store, service.id)).toEqual(['a', 'b', 'd', 'c']);
+        expect(await placed(store, service.id)).toEqual(['1 b', '2 a', '3 d']);
+      });
+
+      it('closes the gaps a deleted song leaves in every setlist it was in', async () => {
+        const other = await store.createService({ date: 2 * DAY, serviceType: 'WED' });
+        await store.replaceSetlist(service.id, [a.id, b.id, c.id]);
+        await store.replaceSetlist(other.id, [b.id, d.id]);
+        await store.deleteSong(b.id);
+        expect(await placed(store, service.id)).toEqual(['1 a', '2 c']);
+        expect(await placed(store, other.id)).toEqual(['1 d']);
       });
 
       it('reports what is missing when linking and unlinking', async () => {
@@ -338,14 +389,14 @@ function storeContract(harness: () => Harness) {
       it('replaces a whole setlist atomically, in the order given', async () => {
         for (const s of [a, b, c]) await store.linkSong(service.id, s.id);
         expect(await store.replaceSetlist(service.id, [d.id, b.id])).toBe('ok');
-        expect(await setlist(store, service.id)).toEqual(['d', 'b']);
+        expect(await placed(store, service.id)).toEqual(['1 d', '2 b']);
         // A failed replace changes nothing.
         expect(await store.replaceSetlist(service.id, [a.id, 998])).toBe('no-song');
         expect(await store.replaceSetlist(999, [a.id])).toBe('no-service');
         expect(await setlist(store, service.id)).toEqual(['d', 'b']);
         // Appending after a replace goes last.
         await store.linkSong(service.id, a.id);
-        expect(await setlist(store, service.id)).toEqual(['d', 'b', 'a']);
+        expect(await placed(store, service.id)).toEqual(['1 d', '2 b', '3 a']);
         expect(await store.replaceSetlist(service.id, [])).toBe('ok');
         expect(await setlist(store, service.id)).toEqual([]);
       });
@@ -498,15 +549,12 @@ function storeContract(harness: () => Harness) {
         expect((await store.createSong({ name: 'new', artists: [] })).id).toBe(5);
         expect((await store.createService({ date: 1, serviceType: 'WED' })).id).toBe(4);
         expect((await store.createUser({ username: 'new', passwordHash: 'h', role: 'USER' }))!.id).toBe(4);
-        // A new link goes after the imported ones in link order.
+        // A new link takes the next link seq, and its place shifts the imported ones.
         const [early] = snapshot.services;
         await store.linkSong(early.id, 5, 2);
-        expect(names((await store.setlistsForServices([early.id]))[0])).toEqual([
-          'Amazing Grace',
-          'Crown Him',
-          'Be Thou My Vision',
-          'new',
-        ]);
+        expect(await placed(store, early.id)).toEqual(['1 Amazing Grace', '2 new', '3 Crown Him', '4 Be Thou My Vision']);
+        const seqs = (await store.exportSnapshot()).links.map((l) => l.seq);
+        expect(Math.max(...seqs)).toBe(snapshot.sequences.link + 1);
       });
 
       it('refuses an inconsistent snapshot before writing anything', async () => {
