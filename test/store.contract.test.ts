@@ -90,8 +90,9 @@ function neo4jHarness(uri: string): Harness {
 
 /**
  * Neo4jStore over test/helpers/neo4j-sim.ts: every statement re-implemented in TypeScript. It runs
- * the adapter's own code under this contract without a server; the Cypher is not executed (the
- * linter checks it, and the real-Neo4j run above executes it).
+ * the adapter's own code under this contract without a server; the Cypher is NOT executed, so a
+ * pass here says nothing about the Cypher's semantics or locking (test/neo4j.tck.test.ts pins its
+ * text; the real-Neo4j harness executes it).
  */
 function simulatedNeo4jHarness(): Harness {
   const driver = simulatedDriver();

@@ -1,13 +1,18 @@
 /**
  * A stand-in for a Neo4j server that knows only this project's statements: each named statement
- * of src/store/neo4j/statements.ts is re-implemented here in plain TypeScript over in-memory
- * maps. It lets the contract suite drive Neo4jStore without a server, which checks the adapter's
- * own code (parameters and their declared types, Integer conversion both ways, the column names
- * it reads, batch ordering, transaction flows and rollbacks) but NOT the Cypher itself: that is
- * the linter's job here, and a real Neo4j's in `NEO4J_URI=... npm run test:neo4j`.
+ * of src/store/neo4j/statements.ts is re-implemented here in plain TypeScript over in-memory maps.
  *
- * To keep the two from drifting, every row returned must have exactly the columns the Cypher
- * statement's final RETURN names, and Integer columns come back as neo4j Integers.
+ * What it honestly checks: the adapter's TypeScript. Parameters must match their declarations
+ * (names and types, Integers where INTEGER is declared: checked by the store and again here),
+ * Integer columns come back as driver Integers and must be converted, every row must have exactly
+ * the columns the statement's final RETURN names, and the adapter's flows (which statements in
+ * which order, count checks, rollbacks) run under the store contract suite.
+ *
+ * What it does NOT check, and must never be cited for: the Cypher's semantics. These functions
+ * encode what each statement is MEANT to do; a wrong ORDER BY, SET or WHERE in the Cypher passes
+ * here unchanged. The Cypher text is pinned by test/neo4j.tck.test.ts's snapshots, linted by
+ * `npm run lint:cypher`, and executed only by `npm run test:neo4j` against a real Neo4j. Nor are
+ * locks or concurrency checked: transactions here run one at a time.
  */
 import neo4j, { Neo4jError, Record as Neo4jRecord, isInt, type Driver, type Integer } from 'neo4j-driver';
 import { CYPHER, type StatementName } from '../../src/store/neo4j/statements';
