@@ -118,6 +118,7 @@ function simulatedNeo4jHarness(): Harness {
 // ---------------------------------------------------------------------------------------------
 // Helpers
 
+const last = <T>(list: T[]) => list[list.length - 1];
 const ids = (records: readonly ({ id: number } | null)[]) => records.map((r) => (r ? r.id : null));
 const names = (songs: SongRecord[]) => songs.map((s) => s.name);
 
@@ -215,6 +216,16 @@ function storeContract(harness: () => Harness) {
         expect(new Set(created.map((s) => s.id)).size).toBe(50);
         expect((await store.listSongs()).length).toBe(50);
         expect((await store.songsByArtistKey(artistKey('same artist'))).length).toBe(50);
+      }, 60_000);
+      it('creates songs naming the same artists in different orders at once, without deadlock', async () => {
+        const artists = ['Alpha', 'Beta', 'Gamma'];
+        const created = await Promise.all(
+          Array.from({ length: 20 }, (_, i) =>
+            store.createSong({ name: `S${i}`, artists: i % 2 ? [...artists].reverse() : artists }),
+          ),
+        );
+        expect(new Set(created.map((s) => s.id)).size).toBe(20);
+        for (const artist of artists) expect((await store.songsByArtistKey(artistKey(artist))).length).toBe(20);
       }, 60_000);
     });
 
@@ -373,6 +384,26 @@ function storeContract(harness: () => Harness) {
         expect(await placed(store, service.id)).toEqual(['1 a', '2 c']);
         expect(await placed(store, other.id)).toEqual(['1 d']);
       });
+
+      it('keeps places 1..n under concurrent setlist writes to one service and to another', async () => {
+        const other = await store.createService({ date: 2 * DAY, serviceType: 'WED' });
+        const all = [a, b, c, d, ...(await songs(store, 'e', 'f', 'g', 'h'))];
+        const results = await Promise.all(
+          all.flatMap((s, i) => [store.linkSong(service.id, s.id, (i % 3) + 1), store.linkSong(other.id, s.id)]),
+        );
+        expect(results.every((r) => r === 'ok')).toBe(true);
+        const here = await placed(store, service.id);
+        expect(here.map((p) => p.split(' ')[0])).toEqual(['1', '2', '3', '4', '5', '6', '7', '8']);
+        expect(here.map((p) => p.split(' ')[1]).sort()).toEqual(names(all).sort());
+        await Promise.all([
+          ...all.slice(0, 4).map((s) => store.unlinkSong(service.id, s.id)),
+          ...all.slice(4).map((s, i) => store.linkSong(service.id, s.id, 4 - i)),
+          store.replaceSetlist(other.id, [last(all).id, a.id]),
+          store.deleteSong(b.id),
+        ]);
+        expect((await placed(store, service.id)).map((p) => p.split(' ')[0])).toEqual(['1', '2', '3', '4']);
+        expect(await placed(store, other.id)).toEqual(['1 h', '2 a']);
+      }, 60_000);
 
       it('reports what is missing when linking and unlinking', async () => {
         expect(await store.linkSong(999, 998)).toBe('no-service');

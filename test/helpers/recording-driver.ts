@@ -14,7 +14,7 @@ export interface SentStatement {
   transaction: string;
 }
 
-const NAMES = new Map(Object.entries(CYPHER).map(([name, text]) => [text, name]));
+const NAMES = new Map<string, string>(Object.entries(CYPHER).map(([name, text]) => [text as string, name]));
 
 /** Parameters as plain JSON for a snapshot: a driver Integer shows as `int(5)`, a float as `5.0`. */
 export function plain(value: unknown): unknown {
@@ -47,7 +47,7 @@ export function recordingDriver(inner: Driver): Driver & { take(): SentStatement
   };
   const driver = {
     session: (config: unknown) => {
-      const session = (inner.session as (c: unknown) => Record<string, unknown>)(config);
+      const session = (inner.session as unknown as (c: unknown) => Record<string, unknown>)(config);
       return {
         ...session,
         executeRead: wrap('READ', session.executeRead as never),
