@@ -610,7 +610,8 @@ function storeContract(harness: () => Harness) {
 storeContract(sqliteHarness);
 storeContract(simulatedNeo4jHarness);
 
-const NEO4J_SKIPPED = 'Neo4j store contract suite SKIPPED: set NEO4J_URI (and NEO4J_USER/NEO4J_PASSWORD) to run it';
+const NEO4J_SKIPPED =
+  'Neo4j store contract suite SKIPPED: NEO4J_URI is not set (npm run test:neo4j starts a Neo4j when Docker is available)';
 if (process.env.NEO4J_URI) {
   storeContract(() => neo4jHarness(process.env.NEO4J_URI!));
 } else {
