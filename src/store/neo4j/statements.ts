@@ -74,6 +74,14 @@ const byIndex = (list: string, as: string) => `
 UNWIND range(0, size(${list}) - 1) AS i
 WITH i, ${list}[i] AS ${as}`;
 
+/** Write-lock the nodes of `label` whose ids are in `$<id>s`; counts those that exist. */
+const lockByIds = (label: string, v: string, id: string) => `
+UNWIND $${id}s AS ${id}
+MATCH (${v}:${label} {id: ${id}})
+SET ${v}._lock = true
+REMOVE ${v}._lock
+RETURN count(${v}) AS locked`;
+
 export const CYPHER = {
   // Songs
   listSongs: `MATCH (s:Song) RETURN ${SONG} ORDER BY id`,
@@ -147,18 +155,8 @@ ORDER BY i, date, id`,
    * write lock until commit). Callers pass ids sorted ascending, so every writer locks in one order;
    * the count says how many exist.
    */
-  lockServices: `
-UNWIND $serviceIds AS serviceId
-MATCH (v:Service {id: serviceId})
-SET v._lock = true
-REMOVE v._lock
-RETURN count(v) AS locked`,
-  lockSongs: `
-UNWIND $songIds AS songId
-MATCH (s:Song {id: songId})
-SET s._lock = true
-REMOVE s._lock
-RETURN count(s) AS locked`,
+  lockServices: lockByIds('Service', 'v', 'serviceId'),
+  lockSongs: lockByIds('Song', 's', 'songId'),
   /** The setlists of locked services as stored: song ids and positions, in setlist order. */
   linkOrders: `
 UNWIND $serviceIds AS serviceId
