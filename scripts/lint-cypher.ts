@@ -8,7 +8,7 @@
  *   npm run lint:cypher   ->   "<N> statements, <P> problems"; exit code 1 when P > 0
  */
 import { lintCypherQuery, testData, type DbSchema } from '@neo4j-cypher/language-support';
-import { SCHEMA_CYPHER } from '../src/store/neo4j/migrations';
+import { DATA_CYPHER, SCHEMA_CYPHER } from '../src/store/neo4j/migrations';
 import {
   CYPHER,
   GRAPH_VOCABULARY,
@@ -59,7 +59,10 @@ export function allStatements(): Statement[] {
     text,
     params: PARAMS[name as keyof typeof PARAMS] as ParamDecl,
   }));
-  const schema = Object.entries(SCHEMA_CYPHER).map(([name, text]) => ({ name: `schema.${name}`, text, params: {} }));
+  const schema = [
+    ...Object.entries(SCHEMA_CYPHER).map(([name, text]) => ({ name: `schema.${name}`, text, params: {} })),
+    ...Object.entries(DATA_CYPHER).map(([name, text]) => ({ name: `data.${name}`, text, params: {} })),
+  ];
   const maintenance = Object.entries(MAINTENANCE_CYPHER).map(([name, text]) => ({
     name: `maintenance.${name}`,
     text,

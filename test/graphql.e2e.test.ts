@@ -158,8 +158,8 @@ describe('nested queries', () => {
       s.api('PUT', `/services/${service.id}/songs/${songId}`, { token: admin, body });
     expect((await link(a.id)).status).toBe(200);
     expect((await link(b.id)).status).toBe(200);
-    // c takes position 1, which a already has: ties are broken by link order, so a stays first.
-    expect((await link(c.id, { position: 1 })).status).toBe(200);
+    // c is inserted at position 2: b moves down to 3.
+    expect((await link(c.id, { position: 2 })).status).toBe(200);
 
     const rest = await s.api('GET', `/songs/forService/${service.id}`);
     const data = await ok(`{ service(id: ${service.id}) { ${SERVICE} songs { ${SONG} } } }`);

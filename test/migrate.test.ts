@@ -69,14 +69,15 @@ describe('npm run migrate, SQLite file to SQLite file', () => {
         { id: 1, date: YEAR_1900, serviceType: 'SUN_AM' },
         { id: 2, date: YEAR_2200, serviceType: 'WED' },
       ]);
-      // Positions 1, 1, 2: Crown Him ties with Amazing Grace and comes after it by link order.
+      // Crown Him was inserted at position 2 after the other two were linked: places and link
+      // order (seq) differ, and both survive the copy.
       const [early, late] = await store.setlistsForServices([1, 2]);
       expect(early.map((s) => s.name)).toEqual(['Amazing Grace', 'Crown Him', 'Be Thou My Vision']);
       expect(late.map((s) => s.name)).toEqual(['Crown Him']);
       expect(copy.links.map((l) => [l.serviceId, l.songId, l.position, l.seq])).toEqual([
         [1, 1, 1, 1],
-        [1, 2, 2, 2],
-        [1, 3, 1, 3],
+        [1, 2, 3, 2],
+        [1, 3, 2, 3],
         [2, 3, 1, 4],
       ]);
       expect((await store.songsByArtistKey('beyonc\u00e9')).map((s) => s.id)).toEqual([2]);
@@ -93,7 +94,7 @@ describe('npm run migrate, SQLite file to SQLite file', () => {
       expect((await store.createSong({ name: 'New', artists: [] })).id).toBe(5);
       expect((await store.createService({ date: 0, serviceType: 'WED' })).id).toBe(4);
       expect((await store.createUser({ username: 'new', passwordHash: 'h', role: 'USER' }))?.id).toBe(4);
-      await store.linkSong(1, 5, 1); // a new link ties at position 1 and comes after both older ones
+      await store.linkSong(1, 5, 3); // inserted at place 3: Be Thou My Vision moves down to 4
       expect((await store.setlistsForServices([1]))[0].map((s) => s.name)).toEqual([
         'Amazing Grace',
         'Crown Him',

@@ -77,8 +77,8 @@ describe('a restart on the same SQLITE_PATH', () => {
     // The reads are the records written, so comparing them after the restart means something.
     expect(before.songs).toEqual([grace, corner, gott2]);
     expect(before.services).toEqual([sun7, wed10b, sun14]);
-    // On sun7 grace was given position 1, which gott already held: gott was linked first.
-    expect(before.setlists).toEqual([[corner, grace], [gott2, grace], [corner]]);
+    // On sun7 grace was inserted at position 1, ahead of gott.
+    expect(before.setlists).toEqual([[corner, grace], [grace, gott2], [corner]]);
     expect(before.performances).toEqual([[sun7, sun14], [wed10b, sun14], [sun7]]);
     expect(before.byArtist).toEqual([corner]);
     expect(before.byDate).toEqual([sun7, wed10b, sun14]);

@@ -42,6 +42,20 @@ const setlistOf = (service: Service) => s.api('GET', `/songs/forService/${servic
 const replace = (service: Service, songIds: unknown, token = admin) =>
   s.api('PUT', `/services/${service.id}/songs`, { token, body: { songIds } });
 
+/** The setlist with positions, as GraphQL's Service.setlist answers it. */
+async function places(service: Service): Promise<{ position: number; song: { id: number } }[]> {
+  const res = await s.gql('query ($id: Int!) { service(id: $id) { setlist { position song { id } } songs { id } } }', {
+    id: service.id,
+  });
+  expect(res.status).toBe(200);
+  expect(res.body.errors).toBeUndefined();
+  const { setlist, songs } = res.body.data.service;
+  // Service.songs is the same setlist in the same order.
+  expect(songs.map((x: { id: number }) => x.id)).toEqual(setlist.map((e: { song: { id: number } }) => e.song.id));
+  return setlist;
+}
+const placesOf = (songs: Song[]) => songs.map((song, i) => ({ position: i + 1, song: { id: song.id } }));
+
 describe('PUT /services/<serviceId>/songs/<songId>', () => {
   test('200 with the whole setlist; without a position each new link goes last', async () => {
     const service = await newService();
@@ -66,34 +80,39 @@ describe('PUT /services/<serviceId>/songs/<songId>', () => {
     const service = await newService();
     const [a, b] = await newSongs(2);
     await link(service, a);
-    expectJson(await link(service, b, { position: 1 }), 200, [a, b]);
-    expectJson(await link(service, b, { position: 1 }), 200, [a, b]);
+    expectJson(await link(service, b, { position: 1 }), 200, [b, a]);
+    expectJson(await link(service, b, { position: 1 }), 200, [b, a]);
+    expectJson(await link(service, b), 200, [b, a]);
+    expect(await places(service)).toEqual(placesOf([b, a]));
   });
 
-  test('an explicit position orders by position; equal positions keep link order', async () => {
+  test('a position inserts there and shifts the songs from there on down one', async () => {
+    const service = await newService();
+    const [a, b, c, d, e] = await newSongs(5);
+    for (const song of [a, b, c]) await link(service, song);
+    expectJson(await link(service, d, { position: 1 }), 200, [d, a, b, c]);
+    expectJson(await link(service, e, { position: 3 }), 200, [d, a, e, b, c]);
+    expect(await places(service)).toEqual(placesOf([d, a, e, b, c]));
+  });
+
+  test('an existing link with a new position moves there: up, down, to the end', async () => {
     const service = await newService();
     const [a, b, c, d] = await newSongs(4);
-    expectJson(await link(service, a, { position: 5 }), 200, [a]);
-    expectJson(await link(service, b, { position: 2 }), 200, [b, a]);
-    // c is linked after b, so at the same position it comes after b.
-    expectJson(await link(service, c, { position: 2 }), 200, [b, c, a]);
-    // No position: after the highest position in the list.
-    expectJson(await link(service, d), 200, [b, c, a, d]);
-    expectJson(await setlistOf(service), 200, [b, c, a, d]);
+    for (const song of [a, b, c, d]) await link(service, song);
+    expectJson(await link(service, c, { position: 1 }), 200, [c, a, b, d]); // up
+    expectJson(await link(service, c, { position: 3 }), 200, [a, b, c, d]); // down
+    expectJson(await link(service, a, { position: 4 }), 200, [b, c, d, a]); // to the end
+    expect(await places(service)).toEqual(placesOf([b, c, d, a]));
   });
 
-  test('re-positioning an existing link moves it; it keeps its original link order for ties', async () => {
+  test('a position past the end appends, for a new and for a linked song', async () => {
     const service = await newService();
-    const [a, b, c] = await newSongs(3); // positions 1, 2, 3
-    for (const song of [a, b, c]) await link(service, song);
-    // a moves to 3, tying with c: a was linked first, so it comes first.
-    expectJson(await link(service, a, { position: 3 }), 200, [b, a, c]);
-    // c moves to 1, ahead of everything.
-    expectJson(await link(service, c, { position: 1 }), 200, [c, b, a]);
-    // b moves far behind; a later append goes after it.
-    expectJson(await link(service, b, { position: 10 }), 200, [c, a, b]);
-    const [d] = await newSongs(1, 'Appended');
-    expectJson(await link(service, d), 200, [c, a, b, d]);
+    const [a, b, c] = await newSongs(3);
+    expectJson(await link(service, a, { position: 5 }), 200, [a]);
+    expectJson(await link(service, b, { position: 99 }), 200, [a, b]);
+    expectJson(await link(service, c), 200, [a, b, c]);
+    expectJson(await link(service, a, { position: 2147483647 }), 200, [b, c, a]);
+    expect(await places(service)).toEqual(placesOf([b, c, a]));
   });
 
   test('an unknown song or service is 404 NOT_FOUND, and nothing changes', async () => {
@@ -164,6 +183,7 @@ describe('DELETE /services/<serviceId>/songs/<songId>', () => {
     for (const song of [a, b, c]) await link(service, song);
     expectNoContent(await s.api('DELETE', `/services/${service.id}/songs/${b.id}`, { token: admin }));
     expectJson(await setlistOf(service), 200, [a, c]);
+    expect(await places(service)).toEqual(placesOf([a, c])); // the gap is closed
     expectError(await s.api('DELETE', `/services/${service.id}/songs/${b.id}`, { token: admin }), 404, 'NOT_FOUND');
     // The song itself is untouched.
     expectJson(await s.api('GET', `/songs/${b.id}`), 200, b);
@@ -204,6 +224,7 @@ describe('PUT /services/<serviceId>/songs: replace the setlist', () => {
     expectJson(await replace(service, [c.id, d.id, a.id]), 200, [c, d, a]);
     expectJson(await setlistOf(service), 200, [c, d, a]);
     expectJson(await link(service, b), 200, [c, d, a, b]);
+    expect(await places(service)).toEqual(placesOf([c, d, a, b]));
   });
 
   test('[] empties the setlist', async () => {
@@ -237,6 +258,7 @@ describe('PUT /services/<serviceId>/songs: replace the setlist', () => {
     expectError(res, 404, 'NOT_FOUND');
     expect(res.body.error.message).toContain('2147483646');
     expectJson(await setlistOf(service), 200, [a, b]);
+    expect(await places(service)).toEqual(placesOf([a, b]));
   });
 
   test('an unknown service is 404 NOT_FOUND', async () => {
@@ -298,7 +320,7 @@ describe('GET /songs/forService/<serviceId>', () => {
     const [a, b, c] = await newSongs(3);
     await replace(one, [a.id, b.id]);
     await replace(two, [c.id, a.id]);
-    await link(one, c, { position: 1 });
+    await link(one, c, { position: 2 });
     expectJson(await setlistOf(one), 200, [a, c, b]);
     expectJson(await setlistOf(two), 200, [c, a]);
   });
@@ -313,6 +335,7 @@ describe('cascades', () => {
     expectJson(await s.api('GET', `/services/withSong/${b.id}`), 200, [one, two]);
     expectNoContent(await s.api('DELETE', `/songs/${b.id}`, { token: admin }));
     expectJson(await setlistOf(one), 200, [a, c]);
+    expect(await places(one)).toEqual(placesOf([a, c]));
     expectJson(await setlistOf(two), 200, []);
     expectError(await s.api('GET', `/services/withSong/${b.id}`), 404, 'NOT_FOUND');
     // The services themselves stay.
@@ -344,6 +367,7 @@ test('the same song is at most once per service, however it is linked', async ()
   await link(service, b);
   await link(service, a, { position: 1 });
   expectJson(await setlistOf(service), 200, [a, b]);
+  expect(await places(service)).toEqual(placesOf([a, b]));
   expectError(await replace(service, [a.id, a.id]), 400, 'VALIDATION_FAILED', ['songIds']);
   // Concurrent links of one song still leave one entry.
   const replies = await Promise.all(Array.from({ length: 10 }, () => link(service, b)));

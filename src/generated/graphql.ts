@@ -1,5 +1,5 @@
 import type { GraphQLResolveInfo, GraphQLScalarType, GraphQLScalarTypeConfig } from 'graphql';
-import type { SongRecord, ServiceRecord, UserRecord } from '../store/types';
+import type { SongRecord, ServiceRecord, SetlistEntryRecord, UserRecord } from '../store/types';
 import type { GraphQLContext } from '../graphql/context';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = Maybe<T>;
@@ -38,8 +38,10 @@ export type AuthPayload = {
 export type Mutation = {
   __typename?: 'Mutation';
   /**
-   * Link a song to a service (PERFORMED_IN). Idempotent. Without `position` a new link goes to the
-   * end of the setlist and an existing one keeps its place. Returns the setlist.
+   * Link a song to a service (PERFORMED_IN). Idempotent. Positions are places 1..n without gaps:
+   * with `position` p the song is inserted (or moved) there and the songs from p on move down by
+   * one; a p past the end puts it last. Without `position` a new link goes last and an existing one
+   * keeps its place. Returns the setlist.
    */
   addSongToService: Array<Song>;
   createService: Service;
@@ -55,9 +57,9 @@ export type Mutation = {
   deleteUser: Scalars['Boolean']['output'];
   /** Exchange a username and password for a token. */
   login: AuthPayload;
-  /** Unlink a song from a service. True when done; NOT_FOUND when it was not linked. */
+  /** Unlink a song from a service; the songs after it move up one place. True when done; NOT_FOUND when it was not linked. */
   removeSongFromService: Scalars['Boolean']['output'];
-  /** Replace the whole setlist, in the order given. Returns the setlist. */
+  /** Replace the whole setlist, at positions 1..n in the order given. Returns the setlist. */
   setServiceSongs: Array<Song>;
   /** Update a service: fields given replace, fields left out keep their values. */
   updateService: Service;
@@ -173,7 +175,7 @@ export type Query = {
   songs: Array<Song>;
   /** Songs with an artist equal to the given one, compared trimmed, NFC-normalised and case-insensitively. Ordered by id. */
   songsByArtist: Array<Song>;
-  /** The setlist of a service: position ascending, then link order. */
+  /** The setlist of a service, in setlist order (position 1 first). */
   songsForService: Array<Song>;
   /** One user (ADMIN, or the user itself); null when unknown. */
   user: Maybe<User>;
@@ -267,7 +269,9 @@ export type Service = {
   date: Scalars['Timestamp']['output'];
   id: Scalars['Int']['output'];
   serviceType: ServiceType;
-  /** The setlist: position ascending, then link order. */
+  /** The setlist with each song's place: positions 1..n without gaps, in order. */
+  setlist: Array<SetlistEntry>;
+  /** The setlist's songs, in setlist order (position 1 first). */
   songs: Array<Song>;
 };
 
@@ -279,6 +283,14 @@ export type ServiceType =
   | 'SUN_PM'
   /** Wednesday midweek Bible study */
   | 'WED';
+
+/** One place in a setlist. */
+export type SetlistEntry = {
+  __typename?: 'SetlistEntry';
+  /** The song's place in the setlist: 1 for the first song, n for the last, no gaps. */
+  position: Scalars['Int']['output'];
+  song: Song;
+};
 
 /** A worship song. */
 export type Song = {
@@ -378,6 +390,7 @@ export type ResolversTypes = {
   Role: Role;
   Service: ResolverTypeWrapper<ServiceRecord>;
   ServiceType: ServiceType;
+  SetlistEntry: ResolverTypeWrapper<SetlistEntryRecord>;
   Song: ResolverTypeWrapper<SongRecord>;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
   Timestamp: ResolverTypeWrapper<Scalars['Timestamp']['output']>;
@@ -392,6 +405,7 @@ export type ResolversParentTypes = {
   Mutation: {};
   Query: {};
   Service: ServiceRecord;
+  SetlistEntry: SetlistEntryRecord;
   Song: SongRecord;
   String: Scalars['String']['output'];
   Timestamp: Scalars['Timestamp']['output'];
@@ -442,7 +456,14 @@ export type ServiceResolvers<ContextType = GraphQLContext, ParentType extends Re
   date?: Resolver<ResolversTypes['Timestamp'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   serviceType?: Resolver<ResolversTypes['ServiceType'], ParentType, ContextType>;
+  setlist?: Resolver<Array<ResolversTypes['SetlistEntry']>, ParentType, ContextType>;
   songs?: Resolver<Array<ResolversTypes['Song']>, ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
+export type SetlistEntryResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['SetlistEntry'] = ResolversParentTypes['SetlistEntry']> = {
+  position?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  song?: Resolver<ResolversTypes['Song'], ParentType, ContextType>;
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
@@ -470,6 +491,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   Mutation?: MutationResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
   Service?: ServiceResolvers<ContextType>;
+  SetlistEntry?: SetlistEntryResolvers<ContextType>;
   Song?: SongResolvers<ContextType>;
   Timestamp?: GraphQLScalarType;
   User?: UserResolvers<ContextType>;

@@ -3,7 +3,12 @@ import type { Role, Service, ServiceType, Song, User } from '../generated/graphq
 /** A song as stored: the schema's Song without its relation field. */
 export type SongRecord = Omit<Song, 'services'>;
 /** A service as stored: `date` is epoch milliseconds. */
-export type ServiceRecord = Omit<Service, 'songs'>;
+export type ServiceRecord = Omit<Service, 'songs' | 'setlist'>;
+/** One place of a setlist: `position` is 1..n without gaps. */
+export interface SetlistEntryRecord {
+  position: number;
+  song: SongRecord;
+}
 /** A user as it may leave the store for any reader: never a password hash. */
 export type UserRecord = User;
 
@@ -117,13 +122,15 @@ export interface Store {
   deleteService(id: number): Promise<boolean>;
 
   // PERFORMED_IN links
-  /** Setlists of many services: position ascending, then link order. Same order as `serviceIds`. */
+  /** Setlists of many services, in setlist order (positions 1..n). Same order as `serviceIds`. */
   setlistsForServices(serviceIds: readonly number[]): Promise<SongRecord[][]>;
   /** Services each song was performed in, by date then id. Same order as `songIds`. */
   servicesForSongs(songIds: readonly number[]): Promise<ServiceRecord[][]>;
   /**
-   * Link a song to a service. Without a position a new link goes last and an existing link keeps
-   * its place; with one, the link takes that position.
+   * Link a song to a service. Positions are places 1..n without gaps (CONTRACT.md §3): with a
+   * position p the song is inserted, or moved, there and the songs from p on move down one (a p
+   * past the end puts it last); without one a new link goes last and an existing link keeps its
+   * place. Unlinking and deleting a song close the gap it leaves.
    */
   linkSong(serviceId: number, songId: number, position?: number): Promise<LinkResult>;
   /** 'ok', or which record is missing, or 'not-linked'. */

@@ -1,13 +1,18 @@
 /**
  * A stand-in for a Neo4j server that knows only this project's statements: each named statement
- * of src/store/neo4j/statements.ts is re-implemented here in plain TypeScript over in-memory
- * maps. It lets the contract suite drive Neo4jStore without a server, which checks the adapter's
- * own code (parameters and their declared types, Integer conversion both ways, the column names
- * it reads, batch ordering, transaction flows and rollbacks) but NOT the Cypher itself: that is
- * the linter's job here, and a real Neo4j's in `NEO4J_URI=... npm run test:neo4j`.
+ * of src/store/neo4j/statements.ts is re-implemented here in plain TypeScript over in-memory maps.
  *
- * To keep the two from drifting, every row returned must have exactly the columns the Cypher
- * statement's final RETURN names, and Integer columns come back as neo4j Integers.
+ * What it honestly checks: the adapter's TypeScript. Parameters must match their declarations
+ * (names and types, Integers where INTEGER is declared: checked by the store and again here),
+ * Integer columns come back as driver Integers and must be converted, every row must have exactly
+ * the columns the statement's final RETURN names, and the adapter's flows (which statements in
+ * which order, count checks, rollbacks) run under the store contract suite.
+ *
+ * What it does NOT check, and must never be cited for: the Cypher's semantics. These functions
+ * encode what each statement is MEANT to do; a wrong ORDER BY, SET or WHERE in the Cypher passes
+ * here unchanged. The Cypher text is pinned by test/neo4j.tck.test.ts's snapshots, linted by
+ * `npm run lint:cypher`, and executed only by `npm run test:neo4j` against a real Neo4j. Nor are
+ * locks or concurrency checked: transactions here run one at a time.
  */
 import neo4j, { Neo4jError, Record as Neo4jRecord, isInt, type Driver, type Integer } from 'neo4j-driver';
 import { CYPHER, type StatementName } from '../../src/store/neo4j/statements';
@@ -113,11 +118,13 @@ const STATEMENTS: Record<StatementName, (g: Graph, p: Params) => Row[]> = {
     return [songRow(s)];
   },
   setSongArtists: (g, p) => {
+    let songs = 0;
     for (const row of p.rows as Row[]) {
       const s = g.songs.get(num(row.id));
       if (s) s.keys = [...(row.artistKeys as string[])];
+      if (s) songs++;
     }
-    return [];
+    return [{ songs: int(songs) }];
   },
   deleteSong: (g, p) => {
     const id = num(p.id);
@@ -159,47 +166,50 @@ const STATEMENTS: Record<StatementName, (g: Graph, p: Params) => Row[]> = {
         (v) => ({ i: int(i), ...serviceRow(v) }),
       ),
     ),
-  linkTargets: (g, p) => [
-    {
-      service: g.services.has(num(p.serviceId)),
-      songs: int(new Set(nums(p.songIds).filter((id) => g.songs.has(id))).size),
-    },
-  ],
-  reserveLinkSeqs: (g, p) => [{ base: int(next(g, 'PERFORMED_IN', num(p.count)) - num(p.count)) }],
-  linkSong: (g, p) => {
-    const serviceId = num(p.serviceId);
-    const songId = num(p.songId);
-    if (!g.services.has(serviceId) || !g.songs.has(songId)) return [];
-    const position = p.position === null ? null : num(p.position);
-    const existing = g.links.get(linkKey(serviceId, songId));
-    if (existing) {
-      existing.position = position ?? existing.position;
-      return [{ position: int(existing.position) }];
+  lockServices: (g, p) => [{ locked: int(nums(p.serviceIds).filter((id) => g.services.has(id)).length) }],
+  lockSongs: (g, p) => [{ locked: int(nums(p.songIds).filter((id) => g.songs.has(id)).length) }],
+  linkOrders: (g, p) =>
+    nums(p.serviceIds).flatMap((serviceId) =>
+      setlistOf(g, serviceId).map((l) => ({ serviceId: int(serviceId), songId: int(l.songId), position: int(l.position) })),
+    ),
+  servicesOfSong: (g, p) =>
+    [...g.links.values()]
+      .filter((l) => l.songId === num(p.id))
+      .map((l) => l.serviceId)
+      .sort((a, b) => a - b)
+      .map((id) => ({ serviceId: int(id) })),
+  placeLinks: (g, p) => {
+    let placed = 0;
+    for (const row of p.rows as Row[]) {
+      const link = g.links.get(linkKey(num(row.serviceId), num(row.songId)));
+      if (!link) continue;
+      link.position = num(row.position);
+      placed++;
     }
-    const end = Math.max(0, ...setlistOf(g, serviceId).map((l) => l.position)) + 1;
-    const link = { serviceId, songId, position: position ?? end, seq: num(p.seq) };
-    g.links.set(linkKey(serviceId, songId), link);
-    return [{ position: int(link.position) }];
+    return [{ placed: int(placed) }];
+  },
+  createLinks: (g, p) => {
+    const serviceId = num(p.serviceId);
+    const rows = p.rows as Row[];
+    if (!g.services.has(serviceId)) return [{ created: int(0) }];
+    const base = next(g, 'PERFORMED_IN', rows.length) - rows.length;
+    let created = 0;
+    rows.forEach((row, i) => {
+      const songId = num(row.songId);
+      if (!g.songs.has(songId)) return;
+      // CREATE, not MERGE: Neo4j would add a second relationship; the adapter must never ask.
+      if (g.links.has(linkKey(serviceId, songId))) throw new Error(`simulated createLinks: ${songId} is already linked`);
+      g.links.set(linkKey(serviceId, songId), { serviceId, songId, position: num(row.position), seq: base + i + 1 });
+      created++;
+    });
+    return [{ created: int(created) }];
   },
   unlinkSong: (g, p) => [{ removed: int(g.links.delete(linkKey(num(p.serviceId), num(p.songId))) ? 1 : 0) }],
   clearSetlist: (g, p) => {
     const serviceId = num(p.serviceId);
+    const before = g.links.size;
     deleteLinks(g, (l) => l.serviceId !== serviceId);
-    return [];
-  },
-  fillSetlist: (g, p) => {
-    const serviceId = num(p.serviceId);
-    if (!g.services.has(serviceId)) return [{ linked: int(0) }];
-    let linked = 0;
-    nums(p.songIds).forEach((songId, i) => {
-      if (!g.songs.has(songId)) return;
-      const key = linkKey(serviceId, songId);
-      const link = g.links.get(key) ?? { serviceId, songId, position: 0, seq: num(p.base) + i + 1 };
-      link.position = i + 1;
-      g.links.set(key, link);
-      linked++;
-    });
-    return [{ linked: int(linked) }];
+    return [{ removed: int(before - g.links.size) }];
   },
 
   listUsers: (g) => byId(g.users).map(userRow),
@@ -222,7 +232,10 @@ const STATEMENTS: Record<StatementName, (g: Graph, p: Params) => Row[]> = {
     g.users.set(u.id, u);
     return [userRow(u)];
   },
-  lockUsers: () => [],
+  lockUsers: (g) => {
+    if (!g.sequences.has('User')) g.sequences.set('User', 0);
+    return [{ locked: int(1) }];
+  },
   userRole: (g, p) => {
     const u = g.users.get(num(p.id));
     return u ? [{ role: u.role }] : [];
@@ -261,13 +274,13 @@ const STATEMENTS: Record<StatementName, (g: Graph, p: Params) => Row[]> = {
       s.artists = row.artists as string[];
       g.songs.set(id, s);
     }
-    return [];
+    return [{ written: int((p.rows as Row[]).length) }];
   },
   importServices: (g, p) => {
     for (const row of p.rows as Row[]) {
       g.services.set(num(row.id), { id: num(row.id), date: num(row.date), serviceType: row.serviceType as string });
     }
-    return [];
+    return [{ written: int((p.rows as Row[]).length) }];
   },
   importUsers: (g, p) => {
     for (const row of p.rows as Row[]) {
@@ -281,23 +294,25 @@ const STATEMENTS: Record<StatementName, (g: Graph, p: Params) => Row[]> = {
         tokenVersion: num(row.tokenVersion),
       });
     }
-    return [];
+    return [{ written: int((p.rows as Row[]).length) }];
   },
   importLinks: (g, p) => {
+    let written = 0;
     for (const row of p.rows as Row[]) {
       const serviceId = num(row.serviceId);
       const songId = num(row.songId);
       if (!g.services.has(serviceId) || !g.songs.has(songId)) continue;
       g.links.set(linkKey(serviceId, songId), { serviceId, songId, position: num(row.position), seq: num(row.seq) });
+      written++;
     }
-    return [];
+    return [{ written: int(written) }];
   },
   raiseSequences: (g, p) => {
     for (const row of p.rows as Row[]) {
       const name = row.name as string;
       g.sequences.set(name, Math.max(g.sequences.get(name) ?? 0, num(row.value)));
     }
-    return [];
+    return [{ raised: int((p.rows as Row[]).length) }];
   },
   ping: () => [{ ok: int(1) }],
 };

@@ -6,8 +6,8 @@ export const YEAR_2200 = Date.UTC(2200, 11, 31, 23, 59, 59, 999); // beyond 32-b
 
 /**
  * Data whose copy shows every detail a migration must keep: deleted records leave the id
- * sequences ahead of the highest ids (songs 4, services 3 and users 3 are gone); two links of one
- * service tie at position 1 so that only link order decides; dates beyond 32 bits and before 1970;
+ * sequences ahead of the highest ids (songs 4, services 3 and users 3 are gone); a link inserted
+ * between two others, so link order (seq) and position differ; dates beyond 32 bits and before 1970;
  * a changed password (token version 1); artists needing trimming, case folding and NFC.
  *
  * Resulting setlists: service 1 (1900) = Amazing Grace, Crown Him, Be Thou My Vision;
@@ -27,7 +27,7 @@ export async function populateRichly(store: Store): Promise<void> {
   await store.deleteService(dropped.id);
   await store.linkSong(early.id, a.id);
   await store.linkSong(early.id, b.id);
-  await store.linkSong(early.id, c.id, 1);
+  await store.linkSong(early.id, c.id, 2);
   await store.linkSong(late.id, c.id);
   const admin = await store.createUser({ username: 'Admin', passwordHash: 'scrypt$admin', role: 'ADMIN' });
   await store.createUser({ username: 'worship.leader', passwordHash: 'scrypt$leader', role: 'USER' });

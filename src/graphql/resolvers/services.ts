@@ -106,5 +106,9 @@ export const serviceResolvers: Resolvers = {
   },
   Service: {
     songs: (service, _, ctx) => ctx.loaders.setlist.load(service.id),
+    // Positions are places 1..n, so a song's place is its index in the ordered setlist: the same
+    // DataLoader batch serves `songs` and `setlist`.
+    setlist: async (service, _, ctx) =>
+      (await ctx.loaders.setlist.load(service.id)).map((song, i) => ({ position: i + 1, song })),
   },
 };

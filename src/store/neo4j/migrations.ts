@@ -22,6 +22,23 @@ export const SCHEMA_CYPHER = {
 } as const;
 
 /**
+ * Data changes applied at every start after the schema, each idempotent. `renumberSetlists` makes
+ * positions the songs' places 1..n (CONTRACT.md §3) in graphs written before that rule, keeping
+ * their order (position, then link seq); on a graph already numbered it writes nothing.
+ */
+export const DATA_CYPHER = {
+  renumberSetlists: `
+MATCH (:Song)-[r:PERFORMED_IN]->(v:Service)
+WITH v, r
+ORDER BY r.position, r.seq
+WITH v, collect(r) AS links
+UNWIND range(0, size(links) - 1) AS i
+WITH links[i] AS r, i + 1 AS place
+WHERE r.position <> place
+SET r.position = place`,
+} as const;
+
+/**
  * Schema commands may not share a transaction with data writes, so each runs in its own managed
  * transaction (which also retries it if the server is briefly busy).
  */
@@ -37,6 +54,7 @@ export async function migrateNeo4j(driver: Driver, database?: string): Promise<v
         if (!(err instanceof Neo4jError && /AlreadyExists$/.test(err.code))) throw err;
       }
     }
+    for (const statement of Object.values(DATA_CYPHER)) await session.executeWrite((tx) => tx.run(statement));
   } finally {
     await session.close();
   }

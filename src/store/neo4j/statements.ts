@@ -15,9 +15,25 @@
  * An Artist whose last song goes keeps its node: deleting it would race with a concurrent MERGE
  * linking to it, and an orphan costs one index entry.
  *
- * Why a `seq` on PERFORMED_IN: positions can tie (an explicit position may equal another's), and
- * the contract breaks ties by link order. `seq` comes from the PERFORMED_IN sequence, so it is
- * unique across the store like SQLite's performed_in.id, and snapshots move it unchanged.
+ * Positions are the songs' places in the setlist, 1..n without gaps (CONTRACT.md §3). A link write
+ * locks the service, then the song(s), reads the setlist's order (linkOrders), computes the new
+ * order in TypeScript (src/domain/setlist.ts, shared with SQLite) and writes the positions that
+ * changed (placeLinks) and the links that are new (createLinks).
+ *
+ * Why a `seq` on PERFORMED_IN: the link order, unique across the store like SQLite's
+ * performed_in.id, so snapshots move links between the stores unchanged. It comes from the
+ * PERFORMED_IN sequence node, whose lock is the one store-wide lock left on the link path: only
+ * createLinks takes it, as the last statement of its transaction, so it is held for one statement
+ * and the commit; moves, unlinks and deletes never take it.
+ *
+ * Locks (Neo4j holds a write lock until commit): setlist writes lock the Service node first, then
+ * the Song nodes in ascending id order, then (new links only) the PERFORMED_IN sequence. A song
+ * delete locks the services it is linked to (ascending id) and then the song; a service delete
+ * locks the service. Every writer takes locks in that one order, so they queue instead of
+ * deadlocking, and a delete cannot slip between a link's existence check and its write.
+ *
+ * Every write statement returns what it wrote (a row, or a count), and Neo4jStore checks it
+ * against what it meant to write, rolling the transaction back when they differ.
  *
  * Integers: every INTEGER parameter must be a neo4j Integer (neo4j.int). A JS number is sent as a
  * FLOAT and would be stored as one; `checkParams` in ./values.ts refuses it at run time, and
@@ -58,6 +74,14 @@ const byIndex = (list: string, as: string) => `
 UNWIND range(0, size(${list}) - 1) AS i
 WITH i, ${list}[i] AS ${as}`;
 
+/** Write-lock the nodes of `label` whose ids are in `$<id>s`; counts those that exist. */
+const lockByIds = (label: string, v: string, id: string) => `
+UNWIND $${id}s AS ${id}
+MATCH (${v}:${label} {id: ${id}})
+SET ${v}._lock = true
+REMOVE ${v}._lock
+RETURN count(${v}) AS locked`;
+
 export const CYPHER = {
   // Songs
   listSongs: `MATCH (s:Song) RETURN ${SONG} ORDER BY id`,
@@ -85,7 +109,8 @@ MATCH (s:Song {id: row.id})
 OPTIONAL MATCH (s)-[old:BY]->(:Artist)
 DELETE old
 WITH DISTINCT s, row.artistKeys AS keys
-FOREACH (key IN keys | MERGE (a:Artist {key: key}) MERGE (s)-[:BY]->(a))`,
+FOREACH (key IN keys | MERGE (a:Artist {key: key}) MERGE (s)-[:BY]->(a))
+RETURN count(s) AS songs`,
   deleteSong: `
 MATCH (s:Song {id: $id})
 DETACH DELETE s
@@ -125,54 +150,54 @@ ORDER BY i, r.position, r.seq`,
 MATCH (:Song {id: songId})-[:PERFORMED_IN]->(v:Service)
 RETURN i, ${SERVICE}
 ORDER BY i, date, id`,
-  /** Does the service exist, and how many of the (distinct) song ids do. */
-  linkTargets: `
-OPTIONAL MATCH (v:Service {id: $serviceId})
-WITH v
-OPTIONAL MATCH (s:Song)
-WHERE s.id IN $songIds
-RETURN v IS NOT NULL AS service, count(DISTINCT s) AS songs`,
   /**
-   * Reserve `$count` link seqs. Every link write runs this first: the write lock on the sequence
-   * node then serialises link writes, so "append after the current last position" reads a
-   * setlist no other transaction is changing, and all link writers lock in the same order
-   * (sequence, then nodes), which keeps them from deadlocking each other.
+   * Write-lock services and songs (Neo4j's explicit-lock idiom: setting a property takes the node's
+   * write lock until commit). Callers pass ids sorted ascending, so every writer locks in one order;
+   * the count says how many exist.
    */
-  reserveLinkSeqs: `
+  lockServices: lockByIds('Service', 'v', 'serviceId'),
+  lockSongs: lockByIds('Song', 's', 'songId'),
+  /** The setlists of locked services as stored: song ids and positions, in setlist order. */
+  linkOrders: `
+UNWIND $serviceIds AS serviceId
+MATCH (s:Song)-[r:PERFORMED_IN]->(:Service {id: serviceId})
+RETURN serviceId, s.id AS songId, r.position AS position
+ORDER BY serviceId, r.position, r.seq`,
+  /** Services a song is linked to, ascending: the services a song delete must lock first. */
+  servicesOfSong: `
+MATCH (:Song {id: $id})-[:PERFORMED_IN]->(v:Service)
+RETURN v.id AS serviceId
+ORDER BY serviceId`,
+  /** New positions of existing links; `rows` = [{serviceId, songId, position}]. */
+  placeLinks: `
+UNWIND $rows AS row
+MATCH (:Song {id: row.songId})-[r:PERFORMED_IN]->(:Service {id: row.serviceId})
+SET r.position = row.position
+RETURN count(r) AS placed`,
+  /**
+   * New links of one service; `rows` = [{songId, position}], none of them linked yet (the caller
+   * holds the service lock and read the setlist). Takes size($rows) link seqs from the sequence,
+   * in row order, as the last statement of its transaction (see the header).
+   */
+  createLinks: `
+MATCH (v:Service {id: $serviceId})
 MERGE (q:Sequence {name: 'PERFORMED_IN'})
   ON CREATE SET q.value = 0
-SET q.value = q.value + $count
-RETURN q.value - $count AS base`,
-  /**
-   * Without a position a new link goes last and an existing one keeps its place; with one, the
-   * link moves there. MERGE keeps one link per (song, service); an existing link keeps its seq.
-   */
-  linkSong: `
-MATCH (v:Service {id: $serviceId})
-MATCH (s:Song {id: $songId})
-OPTIONAL MATCH (:Song)-[other:PERFORMED_IN]->(v)
-WITH v, s, coalesce(max(other.position), 0) + 1 AS nextPosition
-MERGE (s)-[r:PERFORMED_IN]->(v)
-  ON CREATE SET r.seq = $seq, r.position = coalesce($position, nextPosition)
-  ON MATCH SET r.position = coalesce($position, r.position)
-RETURN r.position AS position`,
+SET q.value = q.value + size($rows)
+WITH v, q.value - size($rows) AS base
+UNWIND range(0, size($rows) - 1) AS i
+WITH v, base + i + 1 AS seq, $rows[i] AS row
+MATCH (s:Song {id: row.songId})
+CREATE (s)-[r:PERFORMED_IN {position: row.position, seq: seq}]->(v)
+RETURN count(r) AS created`,
   unlinkSong: `
 MATCH (:Song {id: $songId})-[r:PERFORMED_IN]->(:Service {id: $serviceId})
 DELETE r
 RETURN count(*) AS removed`,
   clearSetlist: `
 MATCH (:Song)-[r:PERFORMED_IN]->(:Service {id: $serviceId})
-DELETE r`,
-  /** Positions 1..n in the order given; seqs base+1..base+n keep that order as link order too. */
-  fillSetlist: `
-MATCH (v:Service {id: $serviceId})
-UNWIND range(0, size($songIds) - 1) AS i
-WITH v, i, $songIds[i] AS songId
-MATCH (s:Song {id: songId})
-MERGE (s)-[r:PERFORMED_IN]->(v)
-  ON CREATE SET r.seq = $base + i + 1
-SET r.position = i + 1
-RETURN count(r) AS linked`,
+DELETE r
+RETURN count(*) AS removed`,
 
   // Users
   listUsers: `MATCH (u:User) RETURN ${USER} ORDER BY id`,
@@ -203,7 +228,8 @@ RETURN ${USER}`,
 MERGE (q:Sequence {name: 'User'})
   ON CREATE SET q.value = 0
 SET q._lock = true
-REMOVE q._lock`,
+REMOVE q._lock
+RETURN count(q) AS locked`,
   userRole: 'MATCH (u:User {id: $id}) RETURN u.role AS role',
   userKeyTaken: `
 MATCH (u:User {usernameKey: $usernameKey})
@@ -234,28 +260,33 @@ ORDER BY seq`,
   importSongs: `
 UNWIND $rows AS row
 MERGE (s:Song {id: row.id})
-SET s.name = row.name, s.artists = row.artists`,
+SET s.name = row.name, s.artists = row.artists
+RETURN count(s) AS written`,
   importServices: `
 UNWIND $rows AS row
 MERGE (v:Service {id: row.id})
-SET v.date = row.date, v.serviceType = row.serviceType`,
+SET v.date = row.date, v.serviceType = row.serviceType
+RETURN count(v) AS written`,
   importUsers: `
 UNWIND $rows AS row
 MERGE (u:User {id: row.id})
 SET u.username = row.username, u.usernameKey = row.usernameKey, u.passwordHash = row.passwordHash,
-    u.role = row.role, u.tokenVersion = row.tokenVersion`,
+    u.role = row.role, u.tokenVersion = row.tokenVersion
+RETURN count(u) AS written`,
   importLinks: `
 UNWIND $rows AS row
 MATCH (s:Song {id: row.songId})
 MATCH (v:Service {id: row.serviceId})
 MERGE (s)-[r:PERFORMED_IN]->(v)
-SET r.position = row.position, r.seq = row.seq`,
+SET r.position = row.position, r.seq = row.seq
+RETURN count(r) AS written`,
   /** Raise, never lower: the target may already have issued higher ids than the snapshot. */
   raiseSequences: `
 UNWIND $rows AS row
 MERGE (q:Sequence {name: row.name})
   ON CREATE SET q.value = 0
-SET q.value = CASE WHEN q.value < row.value THEN row.value ELSE q.value END`,
+SET q.value = CASE WHEN q.value < row.value THEN row.value ELSE q.value END
+RETURN count(q) AS raised`,
 
   ping: 'RETURN 1 AS ok',
 } as const;
@@ -283,12 +314,14 @@ export const PARAMS = {
 
   setlists: { ids: 'LIST<INTEGER>' },
   servicesForSongs: { ids: 'LIST<INTEGER>' },
-  linkTargets: { serviceId: 'INTEGER', songIds: 'LIST<INTEGER>' },
-  reserveLinkSeqs: { count: 'INTEGER' },
-  linkSong: { serviceId: 'INTEGER', songId: 'INTEGER', position: 'INTEGER?', seq: 'INTEGER' },
+  lockServices: { serviceIds: 'LIST<INTEGER>' },
+  lockSongs: { songIds: 'LIST<INTEGER>' },
+  linkOrders: { serviceIds: 'LIST<INTEGER>' },
+  servicesOfSong: { id: 'INTEGER' },
+  placeLinks: { rows: { rows: { serviceId: 'INTEGER', songId: 'INTEGER', position: 'INTEGER' } } },
+  createLinks: { serviceId: 'INTEGER', rows: { rows: { songId: 'INTEGER', position: 'INTEGER' } } },
   unlinkSong: { serviceId: 'INTEGER', songId: 'INTEGER' },
   clearSetlist: { serviceId: 'INTEGER' },
-  fillSetlist: { serviceId: 'INTEGER', songIds: 'LIST<INTEGER>', base: 'INTEGER' },
 
   listUsers: {},
   usersByIds: { ids: 'LIST<INTEGER>' },

@@ -1,5 +1,12 @@
 import neo4j, { type Driver, type ManagedTransaction, type Record as Neo4jRecord } from 'neo4j-driver';
 import { artistKey } from '../../domain/artists';
+import {
+  orderAfterLink,
+  orderAfterUnlink,
+  placesToWrite,
+  songIds,
+  type PlacedSong,
+} from '../../domain/setlist';
 import { usernameKey } from '../keys';
 import {
   SnapshotError,
@@ -52,6 +59,45 @@ async function one(tx: Tx, name: StatementName, params: Record<string, unknown> 
   return row;
 }
 
+/** The count a statement returns in `column` (its one row). */
+async function count(tx: Tx, name: StatementName, column: string, params: Record<string, unknown> = {}) {
+  return fromInt((await one(tx, name, params)).get(column), `${name}.${column}`);
+}
+
+/**
+ * Thrown inside a write transaction to roll it back while still answering `outcome`: a write that
+ * did not do what it meant to must leave nothing behind, yet the caller may have a proper answer
+ * (the song went away: 'no-song').
+ */
+class RolledBack<T> extends Error {
+  constructor(
+    readonly outcome: T,
+    reason: string,
+  ) {
+    super(reason);
+  }
+}
+
+/**
+ * Run a write statement and check the count it returns: when it wrote other than `expected`,
+ * roll back, answering `outcome` if one is given, failing (a bug or a broken invariant) otherwise.
+ */
+async function expectWrote(
+  tx: Tx,
+  name: StatementName,
+  column: string,
+  expected: number,
+  params: Record<string, unknown>,
+  ...outcome: [] | [unknown]
+): Promise<void> {
+  const wrote = await count(tx, name, column, params);
+  if (wrote === expected) return;
+  const reason = `Cypher statement ${name} wrote ${wrote} where ${expected} were meant; rolled back`;
+  throw outcome.length > 0 ? new RolledBack(outcome[0], reason) : new Error(reason);
+}
+
+const ascending = (ids: readonly number[]) => [...new Set(ids)].sort((a, b) => a - b);
+
 // Sorted so that concurrent writers MERGE shared Artist nodes in one order and cannot deadlock on them.
 const distinctKeys = (artists: string[]) => [...new Set(artists.map(artistKey))].sort();
 const orNull = <T, U>(value: T | undefined, map: (v: T) => U): U | null => (value === undefined ? null : map(value));
@@ -98,6 +144,7 @@ export class Neo4jStore implements Store {
       const config = { timeout: timeoutMs };
       return await (mode === 'READ' ? session.executeRead(work, config) : session.executeWrite(work, config));
     } catch (err) {
+      if (err instanceof RolledBack) return err.outcome as T;
       throw toStoreError(err);
     } finally {
       // Closing a session whose connection died can itself fail; the original error matters more.
@@ -146,15 +193,44 @@ export class Neo4jStore implements Store {
       const [row] = await run(tx, 'updateSong', { id: toInt(id), name: patch.name ?? null, artists: patch.artists ?? null });
       if (!row) return null;
       if (patch.artists !== undefined) {
-        await run(tx, 'setSongArtists', { rows: [{ id: toInt(id), artistKeys: distinctKeys(patch.artists) }] });
+        await expectWrote(tx, 'setSongArtists', 'songs', 1, {
+          rows: [{ id: toInt(id), artistKeys: distinctKeys(patch.artists) }],
+        });
       }
       return toSong(row);
     });
   }
 
   deleteSong(id: number) {
-    // DETACH DELETE takes the PERFORMED_IN and BY edges with the song.
-    return this.write(async (tx) => fromInt((await one(tx, 'deleteSong', { id: toInt(id) })).get('deleted'), 'count') > 0);
+    return this.write(async (tx) => {
+      // Lock order (see statements.ts): the song's services first, then the song.
+      const before = await this.servicesOfSong(tx, id);
+      await this.lockServices(tx, before);
+      if ((await count(tx, 'lockSongs', 'locked', { songIds: [toInt(id)] })) === 0) return false;
+      // A link made between the first read and the song lock: lock its service too. Out of order,
+      // so it could deadlock; Neo4j detects that and the managed transaction retries. Rare.
+      const services = await this.servicesOfSong(tx, id);
+      await this.lockServices(tx, services.filter((v) => !before.includes(v)));
+      const orders = await this.orders(tx, services);
+      await expectWrote(tx, 'deleteSong', 'deleted', 1, { id: toInt(id) }, false);
+      // DETACH DELETE took the song's links; the setlists it was in close the gap.
+      await this.placeExisting(
+        tx,
+        services.flatMap((serviceId, k) => {
+          const rest = orders[k].filter((p) => p.songId !== id);
+          return placesToWrite(rest, songIds(rest)).map((p) => ({ serviceId, ...p }));
+        }),
+      );
+      return true;
+    });
+  }
+
+  private async lockServices(tx: Tx, serviceIds: number[]) {
+    if (serviceIds.length > 0) await run(tx, 'lockServices', { serviceIds: ascending(serviceIds).map(toInt) });
+  }
+
+  private async servicesOfSong(tx: Tx, id: number): Promise<number[]> {
+    return (await run(tx, 'servicesOfSong', { id: toInt(id) })).map((r) => fromInt(r.get('serviceId'), 'service id'));
   }
 
   // Services
@@ -192,9 +268,11 @@ export class Neo4jStore implements Store {
   }
 
   deleteService(id: number) {
-    return this.write(
-      async (tx) => fromInt((await one(tx, 'deleteService', { id: toInt(id) })).get('deleted'), 'count') > 0,
-    );
+    return this.write(async (tx) => {
+      if ((await count(tx, 'lockServices', 'locked', { serviceIds: [toInt(id)] })) === 0) return false;
+      await expectWrote(tx, 'deleteService', 'deleted', 1, { id: toInt(id) }, false);
+      return true;
+    });
   }
 
   // PERFORMED_IN
@@ -211,50 +289,92 @@ export class Neo4jStore implements Store {
     return groupByIndex(songIds.length, rows, toService);
   }
 
-  /** Which record is missing, checked in the caller's write transaction. */
-  private async targets(tx: Tx, serviceId: number, songIds: readonly number[]): Promise<LinkResult> {
-    const distinct = [...new Set(songIds)];
-    const row = await one(tx, 'linkTargets', { serviceId: toInt(serviceId), songIds: distinct.map(toInt) });
-    if (!row.get('service')) return 'no-service';
-    return fromInt(row.get('songs'), 'count') < distinct.length ? 'no-song' : 'ok';
+  /**
+   * Lock the service, then the songs (ascending), and say which is missing. Nothing has been
+   * written when this answers other than 'ok'.
+   */
+  private async lockTargets(tx: Tx, serviceId: number, songs: readonly number[]): Promise<LinkResult> {
+    if ((await count(tx, 'lockServices', 'locked', { serviceIds: [toInt(serviceId)] })) === 0) return 'no-service';
+    const distinct = ascending(songs);
+    if (distinct.length === 0) return 'ok';
+    const locked = await count(tx, 'lockSongs', 'locked', { songIds: distinct.map(toInt) });
+    return locked < distinct.length ? 'no-song' : 'ok';
   }
 
-  /** Take `count` link seqs (and the lock that serialises link writes); returns the first minus one. */
-  private async reserveLinkSeqs(tx: Tx, count: number): Promise<number> {
-    return fromInt((await one(tx, 'reserveLinkSeqs', { count: toInt(count) })).get('base'), 'link seq');
+  /** The stored setlists of (locked) services, in setlist order, one list per service. */
+  private async orders(tx: Tx, serviceIds: readonly number[]): Promise<PlacedSong[][]> {
+    if (serviceIds.length === 0) return [];
+    const rows = await run(tx, 'linkOrders', { serviceIds: serviceIds.map(toInt) });
+    const index = new Map(serviceIds.map((id, i) => [id, i]));
+    const out: PlacedSong[][] = serviceIds.map(() => []);
+    for (const r of rows) {
+      out[index.get(fromInt(r.get('serviceId'), 'service id'))!].push({
+        songId: fromInt(r.get('songId'), 'song id'),
+        position: fromInt(r.get('position'), 'position'),
+      });
+    }
+    return out;
+  }
+
+  private async placeExisting(tx: Tx, rows: { serviceId: number; songId: number; position: number }[]) {
+    if (rows.length === 0) return;
+    await expectWrote(tx, 'placeLinks', 'placed', rows.length, {
+      rows: rows.map((r) => ({ serviceId: toInt(r.serviceId), songId: toInt(r.songId), position: toInt(r.position) })),
+    });
+  }
+
+  /** Last in its transaction: it takes the link-seq lock (see statements.ts). */
+  private async createLinks(tx: Tx, serviceId: number, rows: PlacedSong[]) {
+    if (rows.length === 0) return;
+    await expectWrote(
+      tx,
+      'createLinks',
+      'created',
+      rows.length,
+      { serviceId: toInt(serviceId), rows: rows.map((r) => ({ songId: toInt(r.songId), position: toInt(r.position) })) },
+      'no-song',
+    );
+  }
+
+  /** Write `order` as positions 1..n over the stored `current` setlist of a locked service. */
+  private async place(tx: Tx, serviceId: number, current: PlacedSong[], order: number[]) {
+    const linked = new Set(songIds(current));
+    const writes = placesToWrite(current, order);
+    await this.placeExisting(tx, writes.filter((w) => linked.has(w.songId)).map((w) => ({ serviceId, ...w })));
+    await this.createLinks(tx, serviceId, writes.filter((w) => !linked.has(w.songId)));
   }
 
   linkSong(serviceId: number, songId: number, position?: number) {
     return this.write(async (tx): Promise<LinkResult> => {
-      const found = await this.targets(tx, serviceId, [songId]);
+      const found = await this.lockTargets(tx, serviceId, [songId]);
       if (found !== 'ok') return found;
-      const base = await this.reserveLinkSeqs(tx, 1);
-      await run(tx, 'linkSong', {
-        serviceId: toInt(serviceId),
-        songId: toInt(songId),
-        position: orNull(position, toInt),
-        seq: toInt(base + 1),
-      });
+      const [current] = await this.orders(tx, [serviceId]);
+      await this.place(tx, serviceId, current, orderAfterLink(songIds(current), songId, position));
       return 'ok';
     });
   }
 
   unlinkSong(serviceId: number, songId: number) {
     return this.write(async (tx): Promise<LinkResult | 'not-linked'> => {
-      const found = await this.targets(tx, serviceId, [songId]);
+      const found = await this.lockTargets(tx, serviceId, [songId]);
       if (found !== 'ok') return found;
-      const row = await one(tx, 'unlinkSong', { serviceId: toInt(serviceId), songId: toInt(songId) });
-      return fromInt(row.get('removed'), 'count') > 0 ? 'ok' : 'not-linked';
+      const [current] = await this.orders(tx, [serviceId]);
+      if (!current.some((p) => p.songId === songId)) return 'not-linked';
+      const params = { serviceId: toInt(serviceId), songId: toInt(songId) };
+      await expectWrote(tx, 'unlinkSong', 'removed', 1, params, 'not-linked');
+      const rest = current.filter((p) => p.songId !== songId);
+      await this.place(tx, serviceId, rest, orderAfterUnlink(songIds(current), songId));
+      return 'ok';
     });
   }
 
   replaceSetlist(serviceId: number, songIds: readonly number[]) {
     return this.write(async (tx): Promise<LinkResult> => {
-      const found = await this.targets(tx, serviceId, songIds);
+      const found = await this.lockTargets(tx, serviceId, songIds);
       if (found !== 'ok') return found;
-      const base = await this.reserveLinkSeqs(tx, songIds.length);
-      await run(tx, 'clearSetlist', { serviceId: toInt(serviceId) });
-      await run(tx, 'fillSetlist', { serviceId: toInt(serviceId), songIds: songIds.map(toInt), base: toInt(base) });
+      const [current] = await this.orders(tx, [serviceId]);
+      await expectWrote(tx, 'clearSetlist', 'removed', current.length, { serviceId: toInt(serviceId) });
+      await this.createLinks(tx, serviceId, songIds.map((songId, i) => ({ songId, position: i + 1 })));
       return 'ok';
     });
   }
@@ -309,7 +429,7 @@ export class Neo4jStore implements Store {
     try {
       return await this.write(async (tx): Promise<UserRecord | null | 'conflict' | 'last-admin'> => {
         const demoting = patch.role === 'USER';
-        if (demoting) await run(tx, 'lockUsers');
+        if (demoting) await expectWrote(tx, 'lockUsers', 'locked', 1, {});
         const [current] = await run(tx, 'userRole', { id: toInt(id) });
         if (!current) return null;
         const key = orNull(patch.username, usernameKey);
@@ -318,14 +438,15 @@ export class Neo4jStore implements Store {
           if (fromInt(taken.get('taken'), 'count') > 0) return 'conflict';
         }
         if (demoting && (await this.isLastAdmin(tx, current.get('role')))) return 'last-admin';
-        const row = await one(tx, 'updateUser', {
+        const [row] = await run(tx, 'updateUser', {
           id: toInt(id),
           username: patch.username ?? null,
           usernameKey: key,
           passwordHash: patch.passwordHash ?? null,
           role: patch.role ?? null,
         });
-        return toUser(row);
+        // Gone since userRole read it (a concurrent delete): nothing was written.
+        return row ? toUser(row) : null;
       });
     } catch (err) {
       if (isUniquenessViolation(err)) return 'conflict';
@@ -335,11 +456,12 @@ export class Neo4jStore implements Store {
 
   deleteUser(id: number) {
     return this.write(async (tx): Promise<boolean | 'last-admin'> => {
-      await run(tx, 'lockUsers');
+      await expectWrote(tx, 'lockUsers', 'locked', 1, {});
       const [current] = await run(tx, 'userRole', { id: toInt(id) });
       if (!current) return false;
       if (await this.isLastAdmin(tx, current.get('role'))) return 'last-admin';
-      return fromInt((await one(tx, 'deleteUser', { id: toInt(id) })).get('deleted'), 'count') > 0;
+      await expectWrote(tx, 'deleteUser', 'deleted', 1, { id: toInt(id) }, false);
+      return true;
     });
   }
 
@@ -389,20 +511,20 @@ export class Neo4jStore implements Store {
       'WRITE',
       async (tx) => {
         for (const part of slices(snapshot.songs)) {
-          await run(tx, 'importSongs', {
+          await expectWrote(tx, 'importSongs', 'written', part.length, {
             rows: part.map((s) => ({ id: toInt(s.id), name: s.name, artists: s.artists })),
           });
-          await run(tx, 'setSongArtists', {
+          await expectWrote(tx, 'setSongArtists', 'songs', part.length, {
             rows: part.map((s) => ({ id: toInt(s.id), artistKeys: distinctKeys(s.artists) })),
           });
         }
         for (const part of slices(snapshot.services)) {
-          await run(tx, 'importServices', {
+          await expectWrote(tx, 'importServices', 'written', part.length, {
             rows: part.map((v) => ({ id: toInt(v.id), date: toInt(v.date), serviceType: v.serviceType })),
           });
         }
         for (const part of slices(snapshot.users)) {
-          await run(tx, 'importUsers', {
+          await expectWrote(tx, 'importUsers', 'written', part.length, {
             rows: part.map((u) => ({
               id: toInt(u.id),
               username: u.username,
@@ -414,7 +536,7 @@ export class Neo4jStore implements Store {
           });
         }
         for (const part of slices(snapshot.links)) {
-          await run(tx, 'importLinks', {
+          await expectWrote(tx, 'importLinks', 'written', part.length, {
             rows: part.map((l) => ({
               serviceId: toInt(l.serviceId),
               songId: toInt(l.songId),
@@ -423,11 +545,9 @@ export class Neo4jStore implements Store {
             })),
           });
         }
-        await run(tx, 'raiseSequences', {
-          rows: (Object.keys(SEQUENCE_NAMES) as (keyof typeof SEQUENCE_NAMES)[]).map((k) => ({
-            name: SEQUENCE_NAMES[k],
-            value: toInt(floor[k]),
-          })),
+        const kinds = Object.keys(SEQUENCE_NAMES) as (keyof typeof SEQUENCE_NAMES)[];
+        await expectWrote(tx, 'raiseSequences', 'raised', kinds.length, {
+          rows: kinds.map((k) => ({ name: SEQUENCE_NAMES[k], value: toInt(floor[k]) })),
         });
         return snapshotCounts(snapshot);
       },

@@ -51,6 +51,19 @@ export const MIGRATIONS: { version: number; description: string; sql: string }[]
       );
     `,
   },
+  {
+    version: 2,
+    description: 'setlist positions are places 1..n without gaps (CONTRACT.md §3)',
+    // Ties (equal positions) kept link order (id) before: that order becomes the places.
+    sql: `
+      UPDATE performed_in SET position = r.place
+      FROM (
+        SELECT id, row_number() OVER (PARTITION BY service_id ORDER BY position, id) AS place
+        FROM performed_in
+      ) AS r
+      WHERE performed_in.id = r.id AND performed_in.position <> r.place;
+    `,
+  },
 ];
 
 export function migrate(db: Database.Database): number[] {

@@ -41,14 +41,25 @@ export const SQL = {
     FROM performed_in p JOIN services v ON v.id = p.service_id
     WHERE p.song_id IN (SELECT value FROM json_each(?))
     ORDER BY p.song_id, v.date, v.id`,
-  linkAtEnd: `
-    INSERT INTO performed_in (service_id, song_id, position)
-    SELECT @serviceId, @songId, coalesce(max(position), 0) + 1 FROM performed_in WHERE service_id = @serviceId
-    ON CONFLICT (service_id, song_id) DO NOTHING`,
-  linkAt: `
-    INSERT INTO performed_in (service_id, song_id, position) VALUES (?, ?, ?)
-    ON CONFLICT (service_id, song_id) DO UPDATE SET position = excluded.position`,
+  // Positions are places 1..n (CONTRACT.md §3). Link writes read the order (setlistOrder), compute
+  // the new one in src/domain/setlist.ts, and write the positions that changed (moveLink) and the
+  // new links (insertLink: a plain INSERT, since an upsert would spend an AUTOINCREMENT link id).
+  setlistOrder: 'SELECT song_id, position FROM performed_in WHERE service_id = ? ORDER BY position, id',
+  servicesOfSong: 'SELECT service_id FROM performed_in WHERE song_id = ? ORDER BY service_id',
+  insertLink: 'INSERT INTO performed_in (service_id, song_id, position) VALUES (?, ?, ?)',
+  moveLink: 'UPDATE performed_in SET position = ? WHERE service_id = ? AND song_id = ?',
   unlink: 'DELETE FROM performed_in WHERE service_id = ? AND song_id = ?',
+  /**
+   * Close the gaps in the setlists of the given services (after a song's links went with it):
+   * positions become 1..n in their current order. Migration 2 runs the same over every service.
+   */
+  renumberSetlists: `
+    UPDATE performed_in SET position = r.place
+    FROM (
+      SELECT id, row_number() OVER (PARTITION BY service_id ORDER BY position, id) AS place
+      FROM performed_in WHERE service_id IN (SELECT value FROM json_each(?))
+    ) AS r
+    WHERE performed_in.id = r.id AND performed_in.position <> r.place`,
   clearSetlist: 'DELETE FROM performed_in WHERE service_id = ?',
 
   // Users

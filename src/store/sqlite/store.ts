@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { artistKey } from '../../domain/artists';
+import { orderAfterLink, placesToWrite, songIds, type PlacedSong } from '../../domain/setlist';
 import { StoreUnavailableError } from '../../errors';
 import { usernameKey } from '../keys';
 import { assembleSnapshot, checkSnapshot, sequenceFloor, snapshotCounts } from '../snapshot';
@@ -162,8 +163,14 @@ export class SqliteStore implements Store {
   }
 
   deleteSong(id: number) {
-    // Links and artist keys go with the song through ON DELETE CASCADE.
-    return this.write(() => this.run('deleteSong', id).changes > 0);
+    // Links and artist keys go with the song through ON DELETE CASCADE; the setlists it was in
+    // then close the gap it leaves.
+    return this.write(() => {
+      const services = this.stmt('servicesOfSong').pluck().all(id) as number[];
+      if (this.run('deleteSong', id).changes === 0) return false;
+      if (services.length > 0) this.run('renumberSetlists', JSON.stringify(services));
+      return true;
+    });
   }
 
   // Services
@@ -217,12 +224,29 @@ export class SqliteStore implements Store {
     return 'ok';
   }
 
+  /** The setlist's song ids in order, with their stored positions. */
+  private order(serviceId: number): PlacedSong[] {
+    return this.all<{ song_id: number; position: number }>('setlistOrder', serviceId).map((r) => ({
+      songId: r.song_id,
+      position: r.position,
+    }));
+  }
+
+  /** Write the positions of `order` that differ from what is stored, inserting new links. */
+  private place(serviceId: number, current: PlacedSong[], order: number[]) {
+    const linked = new Set(songIds(current));
+    for (const { songId, position } of placesToWrite(current, order)) {
+      if (linked.has(songId)) this.run('moveLink', position, serviceId, songId);
+      else this.run('insertLink', serviceId, songId, position);
+    }
+  }
+
   linkSong(serviceId: number, songId: number, position?: number) {
     return this.write((): LinkResult => {
       const found = this.missing(serviceId, songId);
       if (found !== 'ok') return found;
-      if (position === undefined) this.run('linkAtEnd', { serviceId, songId });
-      else this.run('linkAt', serviceId, songId, position);
+      const current = this.order(serviceId);
+      this.place(serviceId, current, orderAfterLink(songIds(current), songId, position));
       return 'ok';
     });
   }
@@ -231,7 +255,10 @@ export class SqliteStore implements Store {
     return this.write((): LinkResult | 'not-linked' => {
       const found = this.missing(serviceId, songId);
       if (found !== 'ok') return found;
-      return this.run('unlink', serviceId, songId).changes > 0 ? 'ok' : 'not-linked';
+      if (this.run('unlink', serviceId, songId).changes === 0) return 'not-linked';
+      const current = this.order(serviceId);
+      this.place(serviceId, current, songIds(current));
+      return 'ok';
     });
   }
 
@@ -241,7 +268,7 @@ export class SqliteStore implements Store {
       const existing = new Set(this.stmt('songsExisting').pluck().all(JSON.stringify(songIds)) as number[]);
       if (songIds.some((id) => !existing.has(id))) return 'no-song';
       this.run('clearSetlist', serviceId);
-      songIds.forEach((songId, i) => this.run('linkAt', serviceId, songId, i + 1));
+      songIds.forEach((songId, i) => this.run('insertLink', serviceId, songId, i + 1));
       return 'ok';
     });
   }
