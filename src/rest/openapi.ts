@@ -287,5 +287,32 @@ export async function openApiDocument(sofa: SofaRouter): Promise<unknown> {
     op.responses = { [status]: success, ...errorResponses(route) };
   }
   dropEmptyRequired(doc);
+  dropUnusedSchemas(doc);
   return doc;
+}
+
+/**
+ * SOFA describes every type of the schema, including GraphQL-only ones (SetlistEntry, connections,
+ * ...) that no REST operation answers; keep only the schemas some operation reaches.
+ */
+function dropUnusedSchemas(doc: Document): void {
+  const schemas = doc.components.schemas;
+  const used = new Set<string>();
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(visit);
+    if (!node || typeof node !== 'object') return;
+    for (const [key, value] of Object.entries(node)) {
+      const target = key === '$ref' && typeof value === 'string' ? /^#\/components\/schemas\/(.+)$/.exec(value)?.[1] : undefined;
+      if (target !== undefined) {
+        if (!used.has(target)) {
+          used.add(target);
+          visit(schemas[target]);
+        }
+      } else visit(value);
+    }
+  };
+  visit(doc.paths);
+  visit(doc.components.responses);
+  visit(doc.components.headers);
+  for (const name of Object.keys(schemas)) if (!used.has(name)) delete schemas[name];
 }
