@@ -4,12 +4,15 @@ import pino from 'pino';
  * Structured JSON logs on stdout. Authorization headers and anything that looks like a secret are
  * redacted, should a request or error object ever be logged whole.
  */
-export function createLogger(level: string) {
-  return pino({
+export function createLogger(level: string, destination?: pino.DestinationStream) {
+  return pino(
+    {
     level,
     redact: {
       paths: ['req.headers.authorization', '*.password', '*.passwordHash', '*.token', 'password', 'passwordHash', 'token'],
       censor: '[redacted]',
     },
-  });
+    },
+    destination,
+  );
 }

@@ -1,4 +1,4 @@
-import { ApolloServer } from '@apollo/server';
+import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
 import { expressMiddleware } from '@as-integrations/express5';
@@ -17,6 +17,8 @@ export interface GraphQLOptions {
   maxDepth: number;
   maxCost: number;
   maxAliases: number;
+  /** Extra Apollo plugins (operation metrics and log names: src/observability/apollo-plugin.ts). */
+  plugins?: ApolloServerPlugin<GraphQLContext>[];
 }
 
 /**
@@ -87,6 +89,7 @@ export async function createGraphQLHandler(schema: GraphQLSchema, services: Serv
       opts.introspection
         ? ApolloServerPluginLandingPageLocalDefault({ embed: true, includeCookies: false })
         : ApolloServerPluginLandingPageDisabled(),
+      ...(opts.plugins ?? []),
     ],
   });
   await server.start();
