@@ -28,7 +28,7 @@ async function main() {
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    log.info({ signal, timeoutSeconds: config.shutdownTimeoutSeconds }, 'shutting down: draining requests in flight');
+    log.info({ signal, timeoutSeconds: config.shutdownTimeoutSeconds }, 'shutting down');
     try {
       await server.close();
       log.info('stopped: store closed');

@@ -75,6 +75,9 @@ export async function createGraphQLHandler(schema: GraphQLSchema, services: Serv
     // be made to send them cross-site: Apollo's CSRF guard would only block plain `GET /graphql?query=`.
     csrfPrevention: false,
     includeStacktraceInErrorResponses: false,
+    // Shutdown is the process's (src/lifecycle.ts): Apollo stopping itself on SIGTERM would fail
+    // the requests still draining.
+    stopOnTerminationSignals: false,
     // A limit must be reported as a validation error, not thrown: Apollo answers an error thrown
     // from a validation rule as a masked 500, which tells the client nothing.
     validationRules: [
