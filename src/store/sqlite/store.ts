@@ -5,8 +5,11 @@ import { artistKey } from '../../domain/artists';
 import { StoreUnavailableError } from '../../errors';
 import { usernameKey } from '../keys';
 import { assembleSnapshot, checkSnapshot, sequenceFloor, snapshotCounts } from '../snapshot';
+import { CatalogueError, checkSetlist } from '../catalogue';
 import type {
+  CatalogueBatch,
   DateRange,
+  ImportedCatalogue,
   LinkResult,
   ServiceInput,
   ServicePatch,
@@ -360,5 +363,27 @@ export class SqliteStore implements Store {
 
   async close() {
     if (this.db.open) this.db.close();
+  }
+
+  // Importing a catalogue
+
+  importCatalogue(batch: CatalogueBatch) {
+    return this.write((): ImportedCatalogue => {
+      const songs = batch.songs.map((input) => {
+        const row = this.get<SongRow>('insertSong', input.name, JSON.stringify(input.artists))!;
+        this.indexArtists(row.id, input.artists);
+        return toSong(row);
+      });
+      const services = batch.services.map(({ service, songIds }) => {
+        checkSetlist(songIds);
+        const row = toService(this.get<ServiceRow>('insertService', service.date, service.serviceType)!);
+        const existing = new Set(this.stmt('songsExisting').pluck().all(JSON.stringify(songIds)) as number[]);
+        const missing = songIds.find((id) => !existing.has(id));
+        if (missing !== undefined) throw new CatalogueError(`song ${missing} does not exist`);
+        songIds.forEach((songId, i) => this.run('linkAt', row.id, songId, i + 1));
+        return row;
+      });
+      return { songs, services };
+    });
   }
 }
