@@ -78,6 +78,9 @@ const Env = z.object({
   SHUTDOWN_TIMEOUT_SECONDS: int(0, 600).default(10),
 });
 
+/** Every variable the API reads (README: Configuration; .env.example lists them all). */
+export const ENV_NAMES = Object.keys(Env.shape);
+
 /** Secrets that may also come from a file (`<NAME>_FILE`), as Docker and Kubernetes secrets are mounted. */
 export const FILE_SECRETS = ['JWT_SECRET', 'ADMIN_PASSWORD', 'NEO4J_PASSWORD', 'METRICS_TOKEN'] as const;
 
