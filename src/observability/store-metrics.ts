@@ -6,12 +6,14 @@ import type { Metrics } from './metrics';
  * adapters: both stores are measured the same way, and adapters stay free of metrics.
  */
 export function measureStore(store: Store, metrics: Metrics): Store {
-  const wrapped = new Map<PropertyKey, unknown>();
+  // Keyed by the function itself, not its name: a store whose methods change (a test double
+  // around a real store) is measured as it is now. Weak, so it holds nothing alive.
+  const wrapped = new WeakMap<object, unknown>();
   return new Proxy(store, {
     get(target, prop, receiver) {
       const value = Reflect.get(target, prop, receiver);
       if (typeof value !== 'function' || typeof prop !== 'string') return value;
-      let fn = wrapped.get(prop);
+      let fn = wrapped.get(value);
       if (!fn) {
         const operation = prop;
         fn = function (this: unknown, ...args: unknown[]) {
@@ -34,7 +36,7 @@ export function measureStore(store: Store, metrics: Metrics): Store {
             throw err;
           }
         };
-        wrapped.set(prop, fn);
+        wrapped.set(value, fn);
       }
       return fn;
     },
