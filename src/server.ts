@@ -52,7 +52,8 @@ export async function startServer(config: Config, log: Logger, store?: Store): P
         })()),
     };
   } catch (err) {
-    await db.close().catch(() => undefined);
+    // A store we opened is ours to close; one handed in belongs to the caller.
+    if (!store) await db.close().catch(() => undefined);
     throw err;
   }
 }
