@@ -71,7 +71,12 @@ export async function createApp(config: Config, rawStore: Store, log: Logger): P
 
   app.use(
     '/graphql',
-    cors({ origin: config.corsOrigins, allowedHeaders: ['Authorization', 'Content-Type'], maxAge: 600 }),
+    cors({
+      origin: config.corsOrigins,
+      allowedHeaders: ['Authorization', 'Content-Type', 'X-Request-Id'],
+      exposedHeaders: ['X-Request-Id'],
+      maxAge: 600,
+    }),
     express.json({ limit: BODY_LIMIT }),
     graphql.handler,
   );

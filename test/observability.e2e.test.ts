@@ -48,6 +48,17 @@ describe('access log', () => {
     expect(typeof lines[0].durationMs).toBe('number');
   });
 
+  it('lets browser scripts on other origins send and read the id, on both facades', async () => {
+    for (const p of ['/api/v1/songs', '/graphql']) {
+      const preflight = await s.raw('OPTIONS', p, {
+        headers: { origin: 'https://x.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'x-request-id' },
+      });
+      expect(preflight.headers.get('access-control-allow-headers')?.toLowerCase()).toContain('x-request-id');
+      const res = await s.raw('POST', p, { body: { query: '{ songs { id } }' }, headers: { origin: 'https://x.example' } });
+      expect(res.headers.get('access-control-expose-headers')?.toLowerCase()).toContain('x-request-id');
+    }
+  });
+
   it('makes up an id when none or an unusable one is sent', async () => {
     const plain = await s.raw('GET', '/healthz');
     const odd = await s.raw('GET', '/healthz', { headers: { 'X-Request-Id': 'no spaces "or quotes"' } });
