@@ -94,6 +94,19 @@ test('never overwrites an existing file, and refuses a missing source', async ()
   expect(fs.existsSync(path.join(dir, 'x.db'))).toBe(false);
 });
 
+test('a database the server creates is owner-only, its WAL files too', async () => {
+  const old = process.umask(0o022);
+  let server: TestServer | undefined;
+  try {
+    server = await startTestServer();
+    await server.api('POST', '/songs', { token: await server.adminToken(), body: { name: 'x', artists: [] } });
+    for (const f of [server.dbPath, `${server.dbPath}-wal`, `${server.dbPath}-shm`]) expect([f, modeOf(f)]).toEqual([f, 0o600]);
+  } finally {
+    process.umask(old);
+    await server?.close();
+  }
+});
+
 test('JSON snapshots from npm run migrate are owner-only too', async () => {
   const out = path.join(path.dirname(tempDbPath()), 'snapshot.json');
   const old = process.umask(0o022);

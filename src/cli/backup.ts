@@ -13,7 +13,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
-import { createPrivateFile } from './private-file';
+import { createPrivateFile } from '../private-file';
 
 export const USAGE = 'usage: npm run backup -- --to FILE [--from SQLITE_FILE]   (default --from: SQLITE_PATH or ./data/songs.db)';
 

@@ -20,7 +20,7 @@ import { parseArgs } from 'node:util';
 import { createStore, type StoreLogger } from '../store';
 import type { Snapshot, SnapshotCounts, Store } from '../store/types';
 import { checkSnapshot } from '../store/snapshot';
-import { writePrivateFile } from './private-file';
+import { writePrivateFile } from '../private-file';
 
 type Kind = 'sqlite' | 'neo4j' | 'json';
 const KINDS: readonly Kind[] = ['sqlite', 'neo4j', 'json'];

@@ -1,4 +1,6 @@
 import { connectNeo4j, type StoreLogger } from './neo4j/connect';
+import fs from 'node:fs';
+import { createPrivateFile } from '../private-file';
 import { sqliteOpenError } from '../startup-errors';
 import { SqliteStore } from './sqlite/store';
 import type { Store } from './types';
@@ -24,6 +26,9 @@ const consoleLogger: StoreLogger = {
 export async function createStore(opts: StoreOptions, log: StoreLogger = consoleLogger): Promise<Store> {
   if (opts.store === 'sqlite') {
     try {
+      // The database holds password hashes: a new file is made owner-only (SQLite gives its -wal and
+      // -shm files the same mode). An existing file keeps the mode the operator gave it.
+      if (opts.sqlitePath !== ':memory:' && !fs.existsSync(opts.sqlitePath)) createPrivateFile(opts.sqlitePath);
       return new SqliteStore(opts.sqlitePath);
     } catch (err) {
       throw sqliteOpenError(err, opts.sqlitePath);
