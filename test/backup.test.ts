@@ -1,8 +1,8 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { main as migrate } from '../src/cli/migrate';
+import { runScript } from './helpers/process';
 import { startTestServer, tempDbPath, type TestServer } from './helpers/server';
 
 /**
@@ -10,23 +10,10 @@ import { startTestServer, tempDbPath, type TestServer } from './helpers/server';
  * every file holding password hashes (issue 12).
  */
 
-const ROOT = path.resolve(__dirname, '..');
 const modeOf = (file: string) => fs.statSync(file).mode & 0o777;
 
 /** The CLI as a separate process, as an operator runs it beside the service. */
-function runBackup(args: string[], env: Record<string, string>) {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, ['-r', 'tsx/cjs', 'src/cli/backup.ts', ...args], {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const runBackup = (args: string[], env: Record<string, string>) => runScript('src/cli/backup.ts', args, env);
 
 let s: TestServer;
 let token: string;

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -8,11 +7,11 @@ import { importFile, type ImportOptions } from '../src/import/run';
 import { splitArtists } from '../src/import/songs';
 import { SqliteStore } from '../src/store/sqlite/store';
 import type { Store } from '../src/store/types';
+import { runScript } from './helpers/process';
 import { startTestServer, tempDbPath } from './helpers/server';
 
 /** `npm run import` (issue 12) on real SQLite files: what is created, skipped and rejected, and when nothing is written. */
 
-const ROOT = path.resolve(__dirname, '..');
 let store: SqliteStore;
 let dir: string;
 beforeEach(() => {
@@ -221,15 +220,7 @@ describe('the CLI', () => {
     const server = await startTestServer();
     try {
       const file = csv('live.csv', 'Title,Artists\nLive One,X & Y\nLive Two,Z\n');
-      const child = spawn(process.execPath, ['-r', 'tsx/cjs', 'src/cli/import.ts', file], {
-        cwd: ROOT,
-        env: { PATH: process.env.PATH ?? '', SQLITE_PATH: server.dbPath },
-      });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (d) => (stdout += d));
-      child.stderr.on('data', (d) => (stderr += d));
-      const code = await new Promise((resolve) => child.on('exit', resolve));
+      const { code, stdout, stderr } = await runScript('src/cli/import.ts', [file], { SQLITE_PATH: server.dbPath });
       expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
       expect(stdout).toContain('created 2 songs');
       const res = await server.api('GET', '/songs/byArtist/y');

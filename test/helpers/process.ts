@@ -55,3 +55,22 @@ function logRecords(stdout: string): Record<string, unknown>[] {
     .filter((line) => line.trim() !== '')
     .map((line) => JSON.parse(line));
 }
+
+/** Run a CLI script (`src/cli/*.ts`) to completion as its own process, with exactly `env` (plus PATH/HOME). */
+export function runScript(
+  script: string,
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['-r', 'tsx/cjs', script, ...args], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
