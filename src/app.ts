@@ -10,21 +10,31 @@ import { graphqlBrowserRedirect, mountExplorers } from './explorers';
 import type { Services } from './graphql/context';
 import { buildSchema } from './graphql/schema';
 import { createGraphQLHandler } from './graphql/server';
+import { Lifecycle } from './lifecycle';
+import { createObservability } from './observability';
 import { BODY_LIMIT, bodyParserError, createRestRouter } from './rest/router';
 import { BASE_PATH } from './rest/sofa';
 import type { Store } from './store/types';
 
 export interface App {
   express: express.Express;
+  /** Graceful shutdown state: /readyz answers 503 once draining. */
+  lifecycle: Lifecycle;
   close(): Promise<void>;
 }
 
 /** Wire one schema and one resolver set into both facades, plus health endpoints. */
-export async function createApp(config: Config, store: Store, log: Logger): Promise<App> {
+export async function createApp(config: Config, rawStore: Store, log: Logger): Promise<App> {
+  // Operations: logs, metrics, audit (src/observability) and graceful shutdown (src/lifecycle.ts).
+  const tokens = new TokenService(config.jwtSecret, config.jwtExpiresIn);
+  const observability = createObservability({ log, tokens, metricsToken: config.metricsToken });
+  const lifecycle = new Lifecycle();
+  const store = observability.measureStore(rawStore);
+
   const services: Services = {
     store,
-    tokens: new TokenService(config.jwtSecret, config.jwtExpiresIn),
-    loginLimiter: LoginLimiter.inMemory(config.loginMaxFailures, config.loginWindowSeconds),
+    tokens,
+    loginLimiter: LoginLimiter.inMemory(config.loginMaxFailures, config.loginWindowSeconds, observability.loginEvents),
     serviceTimeZone: config.serviceTimeZone,
     log,
   };
@@ -34,11 +44,14 @@ export async function createApp(config: Config, store: Store, log: Logger): Prom
     maxDepth: config.graphqlMaxDepth,
     maxCost: config.graphqlMaxCost,
     maxAliases: config.graphqlMaxAliases,
+    plugins: [observability.apolloPlugin],
   });
 
   const app = express();
   app.set('trust proxy', config.trustProxy);
   app.set('etag', false);
+  app.use(observability.router);
+  app.use(lifecycle.gate);
   // The Sandbox page loads its UI from Apollo's CDN, which a strict CSP would block; the explorer
   // pages set their own 'self'-only CSP (src/explorers); every other answer is JSON.
   app.use(helmet({ contentSecurityPolicy: false, crossOriginEmbedderPolicy: false }));
@@ -61,7 +74,12 @@ export async function createApp(config: Config, store: Store, log: Logger): Prom
   if (!config.graphqlIntrospection) app.get('/graphql', graphqlBrowserRedirect);
   app.use(
     '/graphql',
-    cors({ origin: config.corsOrigins, allowedHeaders: ['Authorization', 'Content-Type'], maxAge: 600 }),
+    cors({
+      origin: config.corsOrigins,
+      allowedHeaders: ['Authorization', 'Content-Type', 'X-Request-Id'],
+      exposedHeaders: ['X-Request-Id'],
+      maxAge: 600,
+    }),
     express.json({ limit: BODY_LIMIT }),
     graphql.handler,
   );
@@ -86,6 +104,7 @@ export async function createApp(config: Config, store: Store, log: Logger): Prom
 
   return {
     express: app,
+    lifecycle,
     close: async () => {
       await graphql.stop();
     },

@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import fs from 'node:fs';
 import { Info } from 'luxon';
 import { z } from 'zod';
 
@@ -27,6 +28,10 @@ export interface Config {
   /** Express `trust proxy`: set when running behind a load balancer so client addresses are right. */
   trustProxy: string | false;
   logLevel: string;
+  /** Bearer token GET /metrics requires; open when unset. */
+  metricsToken?: string;
+  /** How long a shutdown waits for requests in flight before cutting them. */
+  shutdownTimeoutSeconds: number;
 }
 
 export class ConfigError extends Error {}
@@ -69,7 +74,42 @@ const Env = z.object({
   LOGIN_WINDOW_SECONDS: int(1, 86400).default(900),
   TRUST_PROXY: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  SHUTDOWN_TIMEOUT_SECONDS: int(0, 600).default(10),
 });
+
+/** Every variable the API reads (README: Configuration; .env.example lists them all). */
+export const ENV_NAMES = Object.keys(Env.shape);
+
+/** Secrets that may also come from a file (`<NAME>_FILE`), as Docker and Kubernetes secrets are mounted. */
+export const FILE_SECRETS = ['JWT_SECRET', 'ADMIN_PASSWORD', 'NEO4J_PASSWORD', 'METRICS_TOKEN'] as const;
+
+/**
+ * Replace each `<NAME>_FILE` by the file's content as `<NAME>` (one trailing newline dropped, as
+ * `echo` and most editors add it). Problems name the variable and the reason, never the content.
+ */
+export function readSecretFiles(env: Record<string, string>): { env: Record<string, string>; problems: string[] } {
+  const out = { ...env };
+  const problems: string[] = [];
+  for (const name of FILE_SECRETS) {
+    const file = env[`${name}_FILE`];
+    delete out[`${name}_FILE`];
+    if (file === undefined) continue;
+    if (env[name] !== undefined) {
+      problems.push(`set ${name} or ${name}_FILE, not both`);
+      continue;
+    }
+    try {
+      const value = fs.readFileSync(file, 'utf8').replace(/\r?\n$/, '');
+      if (value !== '') out[name] = value;
+      else problems.push(`${name}_FILE names an empty file (${file})`);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code ?? 'error';
+      problems.push(`${name}_FILE cannot be read (${code}: ${file})`);
+    }
+  }
+  return { env: out, problems };
+}
 
 /**
  * Parse the environment. Throws ConfigError whose message is one line per problem, each naming the
@@ -77,7 +117,9 @@ const Env = z.object({
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // Empty variables count as unset, as a shell `FOO=` usually means.
-  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const given = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== '')) as Record<string, string>;
+  const { env: present, problems: fileProblems } = readSecretFiles(given);
+  if (fileProblems.length) throw new ConfigError(`Invalid configuration: ${fileProblems.join('; ')}`);
   const parsed = Env.safeParse(present);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `${String(i.path[0])} ${i.message}`);
@@ -117,5 +159,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     loginWindowSeconds: e.LOGIN_WINDOW_SECONDS,
     trustProxy: e.TRUST_PROXY ?? false,
     logLevel: e.LOG_LEVEL,
+    metricsToken: e.METRICS_TOKEN,
+    shutdownTimeoutSeconds: e.SHUTDOWN_TIMEOUT_SECONDS,
   };
 }

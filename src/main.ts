@@ -28,9 +28,15 @@ async function main() {
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    log.info({ signal }, 'shutting down');
-    await server.close();
-    process.exit(0);
+    log.info({ signal, timeoutSeconds: config.shutdownTimeoutSeconds }, 'shutting down');
+    try {
+      await server.close();
+      log.info('stopped: store closed');
+      process.exit(0);
+    } catch (err) {
+      log.error({ err }, 'shutdown failed');
+      process.exit(1);
+    }
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));

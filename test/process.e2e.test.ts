@@ -1,6 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import net from 'node:net';
-import path from 'node:path';
+import { freePort, listening, logRecords, run, type Run } from './helpers/process';
 import { tempDbPath } from './helpers/server';
 
 /**
@@ -9,52 +7,9 @@ import { tempDbPath } from './helpers/server';
  * idempotent ADMIN bootstrap, and a clean exit on SIGTERM.
  */
 
-const ROOT = path.resolve(__dirname, '..');
 const JWT = 'process-test-jwt-secret-0123456789-abcdef';
 const PASSWORD_A = 'first-admin-password-A1';
 const PASSWORD_B = 'second-admin-password-B2';
-
-interface Run {
-  child: ChildProcess;
-  output: { stdout: string; stderr: string };
-  exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-}
-
-/** Start `node -r tsx/cjs src/main.ts` with exactly `env` (plus PATH/HOME): nothing leaks in from jest. */
-function run(env: Record<string, string>): Run {
-  const child = spawn(process.execPath, ['-r', 'tsx/cjs', 'src/main.ts'], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const output = { stdout: '', stderr: '' };
-  child.stdout!.on('data', (chunk: Buffer) => (output.stdout += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (output.stderr += chunk.toString()));
-  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.once('exit', (code, signal) => resolve({ code, signal })),
-  );
-  return { child, output, exit };
-}
-
-/** Resolves once the process logs that it listens; rejects if it exits or takes too long first. */
-async function listening(r: Run, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  let exited = false;
-  void r.exit.then(() => (exited = true));
-  while (!r.output.stdout.includes('"msg":"listening on')) {
-    if (exited) throw new Error(`process exited before listening:\n${r.output.stdout}\n${r.output.stderr}`);
-    if (Date.now() > deadline) throw new Error(`process did not listen in time:\n${r.output.stdout}\n${r.output.stderr}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 async function stop(r: Run) {
   r.child.kill('SIGTERM');
@@ -70,13 +25,6 @@ async function login(base: string, username: string, password: string) {
   return { status: res.status, body: (await res.json()) as any };
 }
 
-/** Every output line of a running server is one JSON log record. */
-function logRecords(stdout: string): Record<string, unknown>[] {
-  return stdout
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .map((line) => JSON.parse(line));
-}
 
 describe('a server process on one database, started twice', () => {
   const dbPath = tempDbPath();

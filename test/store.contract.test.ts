@@ -16,6 +16,7 @@ import { createNeo4jDriver } from '../src/store/neo4j/driver';
 import { migrateNeo4j } from '../src/store/neo4j/migrations';
 import { CYPHER, MAINTENANCE_CYPHER } from '../src/store/neo4j/statements';
 import { Neo4jStore } from '../src/store/neo4j/store';
+import { CatalogueError } from '../src/store/catalogue';
 import { SnapshotError } from '../src/store/snapshot';
 import { SqliteStore } from '../src/store/sqlite/store';
 import type { ServiceRecord, Snapshot, SongRecord, Store } from '../src/store/types';
@@ -595,6 +596,57 @@ function storeContract(harness: () => Harness) {
         const broken: Snapshot = { ...snapshot, links: [...snapshot.links, { serviceId: 1, songId: 77, position: 1, seq: 99 }] };
         await expect(store.importSnapshot(broken)).rejects.toThrow(SnapshotError);
         expect(await store.listSongs()).toEqual([]);
+      });
+    });
+
+    describe('importing a catalogue (importCatalogue)', () => {
+      it('creates songs, then services with setlists at positions 1..n, in batch order', async () => {
+        const before = await store.createSong({ name: 'Existing', artists: ['Old'] });
+        const out = await store.importCatalogue({
+          songs: [
+            { name: 'Imported One', artists: ['Ann', ' ann '] },
+            { name: 'Imported Two', artists: [] },
+          ],
+          services: [
+            { service: { date: 2 * DAY, serviceType: 'SUN_PM' }, songIds: [before.id] },
+            { service: { date: DAY, serviceType: 'SUN_AM' }, songIds: [] },
+          ],
+        });
+        expect(out.songs.map((s) => [s.name, s.artists])).toEqual([
+          ['Imported One', ['Ann', ' ann ']],
+          ['Imported Two', []],
+        ]);
+        expect(out.songs[0].id).toBeGreaterThan(before.id);
+        expect(out.services.map((v) => [v.date, v.serviceType])).toEqual([
+          [2 * DAY, 'SUN_PM'],
+          [DAY, 'SUN_AM'],
+        ]);
+        expect(await store.songsByArtistKey(artistKey('ANN'))).toEqual([out.songs[0]]);
+        expect(await store.setlistsForServices(out.services.map((v) => v.id))).toEqual([[before], []]);
+
+        // A setlist may name songs of an earlier batch; positions follow the order given.
+        const [a, b] = out.songs;
+        const next = await store.importCatalogue({
+          songs: [],
+          services: [{ service: { date: 3 * DAY, serviceType: 'WED' }, songIds: [b.id, before.id, a.id] }],
+        });
+        expect((await store.setlistsForServices([next.services[0].id]))[0].map((s) => s.id)).toEqual([b.id, before.id, a.id]);
+        expect(await store.servicesForSongs([a.id])).toEqual([[next.services[0]]]);
+      });
+
+      it('writes nothing of a batch whose setlist names a missing or repeated song', async () => {
+        const song = await store.createSong({ name: 'Kept', artists: [] });
+        for (const songIds of [[song.id, 9999], [song.id, song.id]]) {
+          await expect(
+            store.importCatalogue({
+              songs: [{ name: 'Rolled back', artists: ['Nobody'] }],
+              services: [{ service: { date: DAY, serviceType: 'WED' }, songIds }],
+            }),
+          ).rejects.toThrow(CatalogueError);
+        }
+        expect(await store.listSongs()).toEqual([song]);
+        expect(await store.listServices()).toEqual([]);
+        expect(await store.songsByArtistKey(artistKey('nobody'))).toEqual([]);
       });
     });
 

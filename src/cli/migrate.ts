@@ -20,6 +20,7 @@ import { parseArgs } from 'node:util';
 import { createStore, type StoreLogger } from '../store';
 import type { Snapshot, SnapshotCounts, Store } from '../store/types';
 import { checkSnapshot } from '../store/snapshot';
+import { writePrivateFile } from '../private-file';
 
 type Kind = 'sqlite' | 'neo4j' | 'json';
 const KINDS: readonly Kind[] = ['sqlite', 'neo4j', 'json'];
@@ -155,10 +156,8 @@ export async function migrate(
   const report = { from: describe(from), to: describe(to), read: counts(snapshot) };
 
   if (to.kind === 'json') {
-    fs.mkdirSync(path.dirname(path.resolve(to.path!)), { recursive: true });
-    // Write then rename, so a crash never leaves a truncated snapshot under the final name.
-    fs.writeFileSync(`${to.path}.tmp`, JSON.stringify(snapshot, null, 2));
-    fs.renameSync(`${to.path}.tmp`, to.path!);
+    // Owner-only (it holds password hashes), written then renamed so a crash leaves no half file.
+    writePrivateFile(to.path!, JSON.stringify(snapshot, null, 2));
     return { ...report, before: NOTHING, written: counts(snapshot) };
   }
 

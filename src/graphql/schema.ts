@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import type { GraphQLSchema } from 'graphql';
+import { applyAudit } from '../observability/audit';
 import { applyPermissions } from './permissions';
 import { resolvers } from './resolvers';
 
@@ -16,7 +17,8 @@ export function loadTypeDefs(dir = SCHEMA_DIR): string[] {
     .map((f) => fs.readFileSync(path.join(dir, f), 'utf8'));
 }
 
-/** The executable schema with its resolvers, guarded by graphql-shield. */
+/** The executable schema with its resolvers, guarded by graphql-shield; writes that pass it are audited. */
 export function buildSchema(): GraphQLSchema {
-  return applyPermissions(makeExecutableSchema({ typeDefs: loadTypeDefs(), resolvers: resolvers as never }));
+  const executable = makeExecutableSchema({ typeDefs: loadTypeDefs(), resolvers: resolvers as never });
+  return applyPermissions(applyAudit(executable));
 }

@@ -1,4 +1,4 @@
-import { ApolloServer } from '@apollo/server';
+import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
 import { expressMiddleware } from '@as-integrations/express5';
@@ -17,6 +17,8 @@ export interface GraphQLOptions {
   maxDepth: number;
   maxCost: number;
   maxAliases: number;
+  /** Extra Apollo plugins (operation metrics and log names: src/observability/apollo-plugin.ts). */
+  plugins?: ApolloServerPlugin<GraphQLContext>[];
 }
 
 /**
@@ -73,6 +75,9 @@ export async function createGraphQLHandler(schema: GraphQLSchema, services: Serv
     // be made to send them cross-site: Apollo's CSRF guard would only block plain `GET /graphql?query=`.
     csrfPrevention: false,
     includeStacktraceInErrorResponses: false,
+    // Shutdown is the process's (src/lifecycle.ts): Apollo stopping itself on SIGTERM would fail
+    // the requests still draining.
+    stopOnTerminationSignals: false,
     // A limit must be reported as a validation error, not thrown: Apollo answers an error thrown
     // from a validation rule as a masked 500, which tells the client nothing.
     validationRules: [
@@ -87,6 +92,7 @@ export async function createGraphQLHandler(schema: GraphQLSchema, services: Serv
       opts.introspection
         ? ApolloServerPluginLandingPageLocalDefault({ embed: true, includeCookies: false })
         : ApolloServerPluginLandingPageDisabled(),
+      ...(opts.plugins ?? []),
     ],
   });
   await server.start();

@@ -91,8 +91,8 @@ export function createRestRouter(schema: GraphQLSchema, services: Services, cors
     cors({
       origin: corsOrigins,
       methods: ALLOWED_METHODS,
-      allowedHeaders: ['Authorization', 'Content-Type'],
-      exposedHeaders: ['Location', 'X-Total-Count', 'Retry-After', 'WWW-Authenticate'],
+      allowedHeaders: ['Authorization', 'Content-Type', 'X-Request-Id'],
+      exposedHeaders: ['Location', 'X-Total-Count', 'Retry-After', 'WWW-Authenticate', 'X-Request-Id'],
       optionsSuccessStatus: 204,
       maxAge: 600,
     }),

@@ -1,4 +1,7 @@
 import { connectNeo4j, type StoreLogger } from './neo4j/connect';
+import fs from 'node:fs';
+import { createPrivateFile } from '../private-file';
+import { sqliteOpenError } from '../startup-errors';
 import { SqliteStore } from './sqlite/store';
 import type { Store } from './types';
 
@@ -21,7 +24,16 @@ const consoleLogger: StoreLogger = {
  * it rejects with one clear message when the server stays unreachable or refuses the credentials.
  */
 export async function createStore(opts: StoreOptions, log: StoreLogger = consoleLogger): Promise<Store> {
-  if (opts.store === 'sqlite') return new SqliteStore(opts.sqlitePath);
+  if (opts.store === 'sqlite') {
+    try {
+      // The database holds password hashes: a new file is made owner-only (SQLite gives its -wal and
+      // -shm files the same mode). An existing file keeps the mode the operator gave it.
+      if (opts.sqlitePath !== ':memory:' && !fs.existsSync(opts.sqlitePath)) createPrivateFile(opts.sqlitePath);
+      return new SqliteStore(opts.sqlitePath);
+    } catch (err) {
+      throw sqliteOpenError(err, opts.sqlitePath);
+    }
+  }
   const { uri, user = 'neo4j', password = '', database } = opts.neo4j;
   if (!uri) throw new Error('NEO4J_URI is required when STORE=neo4j');
   return connectNeo4j({ uri, user, password, database: database || undefined }, log);

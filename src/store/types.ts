@@ -92,6 +92,19 @@ export interface SnapshotCounts {
   users: number;
 }
 
+/** One batch of an import (npm run import): new songs, and new services with their setlists. */
+export interface CatalogueBatch {
+  songs: SongInput[];
+  /** `songIds` are distinct ids of existing songs, in setlist order (positions 1..n). */
+  services: { service: ServiceInput; songIds: number[] }[];
+}
+
+export interface ImportedCatalogue {
+  /** In the order of the batch. */
+  songs: SongRecord[];
+  services: ServiceRecord[];
+}
+
 /**
  * The storage contract. Both adapters (SQLite, Neo4j) implement it and pass the same contract
  * suite (test/store.contract.test.ts). Lists come back in the order the API promises.
@@ -171,4 +184,11 @@ export interface Store {
   /** Resolves when the store answers; rejects otherwise. */
   ping(): Promise<void>;
   close(): Promise<void>;
+
+  // Importing a catalogue
+  /**
+   * Create the batch's songs, then its services with their setlists, in ONE transaction: all of
+   * it or, on any failure (a setlist naming a missing song: CatalogueError), none of it.
+   */
+  importCatalogue(batch: CatalogueBatch): Promise<ImportedCatalogue>;
 }

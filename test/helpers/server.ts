@@ -50,7 +50,11 @@ export function tempDbPath(name = 'songs.db'): string {
  * A real server on a real SQLite file, listening on an ephemeral loopback port; requests go over
  * real HTTP with fetch. `env` overrides any configuration variable.
  */
-export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+export async function startTestServer(
+  env: Record<string, string> = {},
+  /** Where log lines go (LOG_LEVEL is `silent` unless `env` sets it). */
+  logDestination?: import('pino').DestinationStream,
+): Promise<TestServer> {
   const dbPath = env.SQLITE_PATH ?? tempDbPath();
   const config = loadConfig({
     PORT: '0',
@@ -62,7 +66,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     ADMIN_PASSWORD: ADMIN.password,
     ...env,
   });
-  const server: RunningServer = await startServer(config, createLogger(config.logLevel));
+  const server: RunningServer = await startServer(config, createLogger(config.logLevel, logDestination));
 
   async function raw(method: string, p: string, opts: CallOptions = {}): Promise<Reply> {
     const headers: Record<string, string> = { ...opts.headers };

@@ -15,8 +15,13 @@ import {
   sequenceFloor,
   snapshotCounts,
 } from '../snapshot';
+import { CatalogueError, checkSetlist } from '../catalogue';
 import type {
+  CatalogueBatch,
   DateRange,
+  ImportedCatalogue,
+  ServiceRecord,
+  SongRecord,
   LinkResult,
   ServiceInput,
   ServicePatch,
@@ -561,5 +566,42 @@ export class Neo4jStore implements Store {
 
   async close() {
     await this.driver.close();
+  }
+
+  // Importing a catalogue
+
+  importCatalogue(batch: CatalogueBatch) {
+    return this.transact(
+      'WRITE',
+      async (tx): Promise<ImportedCatalogue> => {
+        const songs: SongRecord[] = [];
+        for (const input of batch.songs) {
+          const row = await one(tx, 'createSong', {
+            name: input.name,
+            artists: input.artists,
+            artistKeys: distinctKeys(input.artists),
+          });
+          songs.push(toSong(row));
+        }
+        const services: ServiceRecord[] = [];
+        const setlists: { serviceId: number; songIds: number[] }[] = [];
+        for (const { service, songIds } of batch.services) {
+          checkSetlist(songIds);
+          const row = toService(await one(tx, 'createService', { date: toInt(service.date), serviceType: service.serviceType }));
+          if (songIds.length > 0) {
+            if ((await this.lockTargets(tx, row.id, songIds)) !== 'ok') throw new CatalogueError('a setlist names a song that does not exist');
+            setlists.push({ serviceId: row.id, songIds });
+          }
+          services.push(row);
+        }
+        // Creating links takes the link-seq lock, which must come after every other lock taken.
+        for (const { serviceId, songIds } of setlists) {
+          await this.createLinks(tx, serviceId, songIds.map((songId, i) => ({ songId, position: i + 1 })));
+        }
+        return { songs, services };
+      },
+      // A batch is hundreds of statements in one transaction; the per-call limit is meant for one.
+      60_000,
+    );
   }
 }

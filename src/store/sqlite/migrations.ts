@@ -66,12 +66,28 @@ export const MIGRATIONS: { version: number; description: string; sql: string }[]
   },
 ];
 
+/** The file was written by a newer release: running old code on it could corrupt it. */
+export class SchemaTooNewError extends Error {
+  constructor(
+    readonly found: number,
+    readonly known: number,
+  ) {
+    super(
+      `The database has schema version ${found}, newer than this release knows (${known}): ` +
+        'run the release that wrote it, or restore a backup taken before the upgrade',
+    );
+  }
+}
+
 export function migrate(db: Database.Database): number[] {
   db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
     version INTEGER PRIMARY KEY, description TEXT NOT NULL, applied_at TEXT NOT NULL)`);
   const applied = new Set(
     db.prepare('SELECT version FROM schema_migrations').pluck().all() as number[],
   );
+  const newest = Math.max(...applied, 0);
+  const known = Math.max(...MIGRATIONS.map((m) => m.version));
+  if (newest > known) throw new SchemaTooNewError(newest, known);
   const done: number[] = [];
   for (const m of MIGRATIONS) {
     if (applied.has(m.version)) continue;

@@ -6,8 +6,11 @@ import { orderAfterLink, placesToWrite, songIds, type PlacedSong } from '../../d
 import { StoreUnavailableError } from '../../errors';
 import { usernameKey } from '../keys';
 import { assembleSnapshot, checkSnapshot, sequenceFloor, snapshotCounts } from '../snapshot';
+import { CatalogueError, checkSetlist } from '../catalogue';
 import type {
+  CatalogueBatch,
   DateRange,
+  ImportedCatalogue,
   LinkResult,
   ServiceInput,
   ServicePatch,
@@ -265,12 +268,22 @@ export class SqliteStore implements Store {
   replaceSetlist(serviceId: number, songIds: readonly number[]) {
     return this.write((): LinkResult => {
       if (!this.get('serviceExists', serviceId)) return 'no-service';
-      const existing = new Set(this.stmt('songsExisting').pluck().all(JSON.stringify(songIds)) as number[]);
-      if (songIds.some((id) => !existing.has(id))) return 'no-song';
+      if (this.missingSong(songIds) !== undefined) return 'no-song';
       this.run('clearSetlist', serviceId);
-      songIds.forEach((songId, i) => this.run('insertLink', serviceId, songId, i + 1));
+      this.fillSetlist(serviceId, songIds);
       return 'ok';
     });
+  }
+
+  /** The first of `songIds` that names no song. */
+  private missingSong(songIds: readonly number[]): number | undefined {
+    const existing = new Set(this.stmt('songsExisting').pluck().all(JSON.stringify(songIds)) as number[]);
+    return songIds.find((id) => !existing.has(id));
+  }
+
+  /** Link existing `songIds` at places 1..n of an empty setlist. */
+  private fillSetlist(serviceId: number, songIds: readonly number[]): void {
+    songIds.forEach((songId, i) => this.run('insertLink', serviceId, songId, i + 1));
   }
 
   // Users
@@ -387,5 +400,26 @@ export class SqliteStore implements Store {
 
   async close() {
     if (this.db.open) this.db.close();
+  }
+
+  // Importing a catalogue
+
+  importCatalogue(batch: CatalogueBatch) {
+    return this.write((): ImportedCatalogue => {
+      const songs = batch.songs.map((input) => {
+        const row = this.get<SongRow>('insertSong', input.name, JSON.stringify(input.artists))!;
+        this.indexArtists(row.id, input.artists);
+        return toSong(row);
+      });
+      const services = batch.services.map(({ service, songIds }) => {
+        checkSetlist(songIds);
+        const row = toService(this.get<ServiceRow>('insertService', service.date, service.serviceType)!);
+        const missing = this.missingSong(songIds);
+        if (missing !== undefined) throw new CatalogueError(`song ${missing} does not exist`);
+        this.fillSetlist(row.id, songIds);
+        return row;
+      });
+      return { songs, services };
+    });
   }
 }

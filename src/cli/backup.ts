@@ -1,0 +1,94 @@
+/**
+ * A consistent copy of the SQLite database, taken while the service keeps running, then verified.
+ *
+ *   npm run backup -- --to backups/songs-2026-11-22.db [--from ./data/songs.db]
+ *
+ * SQLite's online backup API (better-sqlite3's `db.backup`) copies the database page by page and
+ * restarts when a writer changes a page it already copied, so the copy is one committed state,
+ * never a torn one; writers are not blocked meanwhile. The copy is then opened on its own and
+ * checked with `PRAGMA integrity_check`. The file is created readable by its owner only (0600):
+ * it holds password hashes. For Neo4j use `neo4j-admin database dump` (see README).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import Database from 'better-sqlite3';
+import { createPrivateFile } from '../private-file';
+
+export const USAGE = 'usage: npm run backup -- --to FILE [--from SQLITE_FILE]   (default --from: SQLITE_PATH or ./data/songs.db)';
+
+export class UsageError extends Error {}
+
+export interface BackupReport {
+  from: string;
+  to: string;
+  pages: number;
+  bytes: number;
+  counts: { songs: number; services: number; users: number; links: number };
+}
+
+function countRows(db: Database.Database): BackupReport['counts'] {
+  const count = (table: string) => db.prepare(`SELECT count(*) FROM ${table}`).pluck().get() as number;
+  return { songs: count('songs'), services: count('services'), users: count('users'), links: count('performed_in') };
+}
+
+/** Check a copy on its own: SQLite's full integrity check, then that the tables read. */
+export function verifyBackup(file: string): BackupReport['counts'] {
+  const db = new Database(file, { readonly: true, fileMustExist: true });
+  try {
+    const problems = db.pragma('integrity_check', { simple: false }) as { integrity_check: string }[];
+    const result = problems.map((p) => p.integrity_check);
+    if (result.length !== 1 || result[0] !== 'ok') throw new Error(`integrity_check failed: ${result.slice(0, 5).join('; ')}`);
+    return countRows(db);
+  } finally {
+    db.close();
+  }
+}
+
+export async function backup(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<BackupReport> {
+  const { values } = parseArgs({ args: argv, options: { to: { type: 'string' }, from: { type: 'string' } }, strict: true });
+  if (!values.to) throw new UsageError('--to FILE is required');
+  if (env.STORE === 'neo4j') throw new UsageError('this copies the SQLite store; for Neo4j use neo4j-admin database dump (README: Backups)');
+  const from = values.from ?? env.SQLITE_PATH ?? './data/songs.db';
+  const to = values.to;
+  if (from === ':memory:') throw new UsageError('an in-memory database cannot be backed up from another process');
+  if (!fs.existsSync(from)) throw new Error(`no database at ${from} (set SQLITE_PATH or --from)`);
+  if (fs.existsSync(to)) throw new Error(`${to} already exists: choose a new file name (a backup never overwrites)`);
+
+  // Written under a temporary name and renamed once verified: a failed or interrupted backup never
+  // leaves a file that looks like a good one.
+  const partial = `${to}.partial`;
+  fs.rmSync(partial, { force: true });
+  createPrivateFile(partial);
+  const source = new Database(from, { fileMustExist: true });
+  try {
+    source.pragma('busy_timeout = 5000');
+    const progress = await source.backup(partial);
+    const counts = verifyBackup(partial);
+    fs.renameSync(partial, to);
+    return { from: path.resolve(from), to: path.resolve(to), pages: progress.totalPages, bytes: fs.statSync(to).size, counts };
+  } catch (err) {
+    fs.rmSync(partial, { force: true });
+    throw err;
+  } finally {
+    source.close();
+  }
+}
+
+export async function main(argv = process.argv.slice(2)): Promise<number> {
+  try {
+    const r = await backup(argv);
+    const c = r.counts;
+    console.log(`backed up ${r.from} to ${r.to} (${r.pages} pages, ${r.bytes} bytes, mode 0600)`);
+    console.log(`verified: integrity_check ok; ${c.songs} songs, ${c.services} services, ${c.links} setlist links, ${c.users} users`);
+    return 0;
+  } catch (err) {
+    console.error(`backup: ${err instanceof Error ? err.message : String(err)}`);
+    if (err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) console.error(USAGE);
+    return 1;
+  }
+}
+
+if (require.main === module) {
+  void main().then((code) => process.exit(code));
+}

@@ -1,0 +1,104 @@
+import fs from 'node:fs';
+import { SingleBar } from 'cli-progress';
+import type { Store } from '../store/types';
+import { MalformedFileError, readCsv } from './csv';
+import type { Plan } from './plan';
+import { planServices, type ServiceRow } from './services';
+import { planSongs } from './songs';
+
+export type ImportKind = 'songs' | 'services';
+
+export interface ImportOptions {
+  kind: ImportKind;
+  file: string;
+  dryRun: boolean;
+  /** Import the valid rows even when others are rejected (by default a rejected row stops it all). */
+  skipInvalid: boolean;
+  batchSize: number;
+  /** Zone of local service dates. */
+  zone: string;
+  /** Where the progress bar goes (stderr); it is drawn for `progressFrom` rows or more. */
+  progress?: { stream: NodeJS.WritableStream; forceOnNonTTY?: boolean };
+  progressFrom?: number;
+}
+
+export interface ImportSummary {
+  rows: number;
+  created: number;
+  skipped: Plan<unknown>['skipped'];
+  rejected: Plan<unknown>['rejected'];
+  /** Why nothing was written, when nothing was. */
+  heldBack?: 'dry-run' | 'rejected';
+}
+
+export const PROGRESS_FROM = 1000;
+
+/** A batch failed to write: the batches before it are written (`created` rows), the rest are not. */
+export class ImportInterruptedError extends Error {
+  constructor(
+    readonly created: number,
+    cause: unknown,
+  ) {
+    super(
+      `writing stopped after ${created} rows (${cause instanceof Error ? cause.message : String(cause)}); ` +
+        'run the same file again to write the rest: rows already written are skipped as duplicates',
+    );
+  }
+}
+
+async function plan(store: Store, opts: ImportOptions): Promise<Plan<unknown> & { rows: number }> {
+  let text: string;
+  try {
+    text = fs.readFileSync(opts.file, 'utf8');
+  } catch (err) {
+    throw new MalformedFileError(`cannot read ${opts.file} (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+  }
+  const table = readCsv(text);
+  const songs = await store.listSongs();
+  const made =
+    opts.kind === 'songs' ? planSongs(table, songs) : planServices(table, songs, await store.listServices(), opts.zone);
+  return { ...made, rows: table.rows.length };
+}
+
+/**
+ * Import a CSV file. Every row is checked first; a malformed file, or any rejected row without
+ * `skipInvalid`, writes nothing. The rows to create are then written in batches, each one store
+ * transaction (all of the batch or none of it): a long import never holds the database's write
+ * lock for long, so the running service keeps answering. If a batch fails, the batches before it
+ * stay written; running the same file again skips them as duplicates and writes the rest.
+ */
+export async function importFile(store: Store, opts: ImportOptions): Promise<ImportSummary> {
+  const p = await plan(store, opts);
+  const summary: ImportSummary = { rows: p.rows, created: 0, skipped: p.skipped, rejected: p.rejected };
+  if (p.rejected.length > 0 && !opts.skipInvalid) return { ...summary, heldBack: 'rejected' };
+  if (opts.dryRun) return { ...summary, created: p.create.length, heldBack: 'dry-run' };
+
+  const total = p.create.length;
+  const bar =
+    opts.progress && total >= (opts.progressFrom ?? PROGRESS_FROM)
+      ? new SingleBar({
+          stream: opts.progress.stream,
+          noTTYOutput: opts.progress.forceOnNonTTY ?? false,
+          format: `importing ${opts.kind} [{bar}] {value}/{total} rows | {percentage}% | ETA {eta}s`,
+          hideCursor: true,
+        })
+      : undefined;
+  bar?.start(total, 0);
+  try {
+    for (let i = 0; i < total; i += opts.batchSize) {
+      const part = p.create.slice(i, i + opts.batchSize).map((c) => c.input);
+      await store
+        .importCatalogue(
+          opts.kind === 'songs' ? { songs: part as never, services: [] } : { songs: [], services: part as ServiceRow[] },
+        )
+        .catch((err) => {
+          throw new ImportInterruptedError(summary.created, err);
+        });
+      summary.created += part.length;
+      bar?.update(summary.created);
+    }
+  } finally {
+    bar?.stop();
+  }
+  return summary;
+}

@@ -1,0 +1,63 @@
+import express, { type Router } from 'express';
+import type { ApolloServerPlugin } from '@apollo/server';
+import type { Logger } from 'pino';
+import type { LoginEvents } from '../auth/login-limiter';
+import type { TokenService } from '../auth/tokens';
+import type { Store } from '../store/types';
+import { operationsPlugin } from './apollo-plugin';
+import { accessLog, requestIdOf, routeOf } from './logging';
+import { Metrics } from './metrics';
+import { runInScope, type RequestScope } from './request-scope';
+import { measureStore } from './store-metrics';
+
+export interface Observability {
+  metrics: Metrics;
+  /** First middleware of the app: request id, access log, request metrics, and GET /metrics. */
+  router: Router;
+  measureStore(store: Store): Store;
+  apolloPlugin: ApolloServerPlugin;
+  loginEvents: LoginEvents;
+}
+
+export function createObservability(opts: { log: Logger; tokens: TokenService; metricsToken?: string }): Observability {
+  const { log } = opts;
+  const metrics = new Metrics();
+  const access = accessLog(log, opts.tokens);
+  const router = express.Router();
+  router.use((req, res, next) => {
+    const scope: RequestScope = { id: requestIdOf(req.headers['x-request-id']) };
+    res.locals.scope = scope;
+    res.setHeader('X-Request-Id', scope.id);
+    const end = metrics.httpDuration.startTimer();
+    res.once('finish', () => {
+      const labels = { method: req.method, route: routeOf(req), status: String(res.statusCode) };
+      metrics.httpRequests.inc(labels);
+      end(labels);
+    });
+    runInScope(scope, () => access(req, res, next));
+  });
+  router.get('/metrics', metrics.handler(opts.metricsToken));
+
+  const loginEvents: LoginEvents = {
+    failure(username, address) {
+      metrics.loginFailures.inc();
+      log.warn({ event: 'login_failed', username, address }, 'login failed');
+    },
+    lockout(username, address, retryAfter) {
+      metrics.loginLockouts.inc();
+      log.warn({ event: 'login_locked_out', username, address, retryAfter }, 'login locked out');
+    },
+    refused(username, address, retryAfter) {
+      metrics.loginRefused.inc();
+      log.warn({ event: 'login_refused', username, address, retryAfter }, 'login refused: locked out');
+    },
+  };
+
+  return {
+    metrics,
+    router,
+    measureStore: (store) => measureStore(store, metrics),
+    apolloPlugin: operationsPlugin(metrics),
+    loginEvents,
+  };
+}
