@@ -9,7 +9,8 @@ import { AppError } from './errors';
 import type { Services } from './graphql/context';
 import { buildSchema } from './graphql/schema';
 import { createGraphQLHandler } from './graphql/server';
-import { BODY_LIMIT, bodyParserError, createRestRouter } from './rest/router';
+import { bodyParserError, jsonBody } from './http/body';
+import { createRestRouter } from './rest/router';
 import { BASE_PATH } from './rest/sofa';
 import type { Store } from './store/types';
 
@@ -59,7 +60,7 @@ export async function createApp(config: Config, store: Store, log: Logger): Prom
   app.use(
     '/graphql',
     cors({ origin: config.corsOrigins, allowedHeaders: ['Authorization', 'Content-Type'], maxAge: 600 }),
-    express.json({ limit: BODY_LIMIT }),
+    jsonBody(),
     graphql.handler,
   );
   // Failures before Apollo sees the request (body too large, malformed JSON) in GraphQL's shape.
