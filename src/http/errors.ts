@@ -25,3 +25,15 @@ export function toAppError(error: unknown, log?: Logger): AppError {
 
 /** Several errors (a GraphQL result) answer with the first one, which is the one that stopped it. */
 export const firstError = (errors: readonly unknown[], log?: Logger) => toAppError(errors[0], log);
+
+/**
+ * An error that Express or one of its parts (router, body parser, static files) marks with a 4xx
+ * status, such as a route parameter it could not decode: the client's mistake, never a 500.
+ */
+export function clientError(err: unknown): AppError | undefined {
+  const status = (err as { status?: unknown })?.status;
+  if (typeof status !== 'number' || status < 400 || status >= 500) return undefined;
+  return status === 413
+    ? new AppError('PAYLOAD_TOO_LARGE', 'The request body is too large')
+    : new AppError('BAD_REQUEST', 'The request could not be read');
+}

@@ -1,3 +1,4 @@
+import type { Response } from 'express';
 import { ERROR_STATUS, type AppError, type ErrorCode, type FieldProblem } from '../errors';
 
 export interface RestError {
@@ -13,4 +14,10 @@ export function restError(error: AppError): RestError {
   const body: RestError['body'] = { error: { code: error.code, message: error.message } };
   if (error.details?.length) body.error.details = error.details;
   return { status: ERROR_STATUS[error.code], headers, body };
+}
+
+/** Answers with the contract's error shape (CONTRACT.md §5). */
+export function sendError(res: Response, error: AppError): void {
+  const { status, headers, body } = restError(error);
+  res.status(status).set(headers).json(body);
 }

@@ -7,19 +7,15 @@ import { AppError } from '../errors';
 import { createContext, type Services } from '../graphql/context';
 import { accessOf, decideAccess, type Access } from '../graphql/permissions';
 import { bodyParserError, jsonBody } from '../http/body';
-import { toAppError } from '../http/errors';
-import { restError } from './errors';
+import { clientError, toAppError } from '../http/errors';
+import { rejectUndecodablePaths } from '../http/path';
+import { sendError } from './errors';
 import { readArguments } from './input';
 import { openApiDocument } from './openapi';
 import { ROUTES, pathParams, type RestRoute } from './routes';
 import { BASE_PATH, createSofaRouter, takeAnswer, type SofaServerContext } from './sofa';
 
 export const ALLOWED_METHODS = 'GET, POST, PUT, DELETE, OPTIONS';
-
-function sendError(res: Response, error: AppError): void {
-  const { status, headers, body } = restError(error);
-  res.status(status).set(headers).json(body);
-}
 
 function fieldOf(schema: GraphQLSchema, route: RestRoute): GraphQLField<unknown, unknown> {
   const [typeName, fieldName] = route.field.split('.');
@@ -98,6 +94,7 @@ export function createRestRouter(schema: GraphQLSchema, services: Services, cors
       maxAge: 600,
     }),
   );
+  router.use(rejectUndecodablePaths(sendError));
   // Any content type is read as JSON: `curl -d '{...}'` sends form encoding by default, and a
   // body that is not JSON is answered as malformed either way.
   router.use(jsonBody(true));
@@ -196,7 +193,7 @@ export function createRestRouter(schema: GraphQLSchema, services: Services, cors
   });
 
   router.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
-    sendError(res, bodyParserError(err) ?? toAppError(err, log));
+    sendError(res, bodyParserError(err) ?? clientError(err) ?? toAppError(err, log));
   });
 
   return router;

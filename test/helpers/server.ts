@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { Logger } from 'pino';
 import { loadConfig } from '../../src/config';
 import { createLogger } from '../../src/logger';
 import { startServer, type RunningServer } from '../../src/server';
@@ -47,9 +48,9 @@ export function tempDbPath(name = 'songs.db'): string {
 
 /**
  * A real server on a real SQLite file, listening on an ephemeral loopback port; requests go over
- * real HTTP with fetch. `env` overrides any configuration variable.
+ * real HTTP with fetch. `env` overrides any configuration variable; `log` replaces the logger.
  */
-export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+export async function startTestServer(env: Record<string, string> = {}, log?: Logger): Promise<TestServer> {
   const dbPath = env.SQLITE_PATH ?? tempDbPath();
   const config = loadConfig({
     PORT: '0',
@@ -61,7 +62,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     ADMIN_PASSWORD: ADMIN.password,
     ...env,
   });
-  const server: RunningServer = await startServer(config, createLogger(config.logLevel));
+  const server: RunningServer = await startServer(config, log ?? createLogger(config.logLevel));
 
   async function raw(method: string, p: string, opts: CallOptions = {}): Promise<Reply> {
     const headers: Record<string, string> = { ...opts.headers };
