@@ -86,7 +86,7 @@ describe('a body that cannot be decoded as its Content-Encoding says is 400, on 
   async function send(path: string, encoding: string, body: Buffer, token?: string) {
     const headers: Record<string, string> = { 'content-type': 'application/json', 'content-encoding': encoding };
     if (token) headers.authorization = `Bearer ${token}`;
-    const res = await fetch(`${s.url}${path}`, { method: 'POST', headers, body });
+    const res = await fetch(`${s.url}${path}`, { method: 'POST', headers, body: new Uint8Array(body) });
     return { status: res.status, body: await res.json() };
   }
 
