@@ -88,29 +88,41 @@ interface Credential {
   valid: boolean;
 }
 
+/** Credentials that are nearly someone's: each must be refused where a login is needed. */
+const NEAR_MISSES: (() => string)[] = [
+  () => tokens.admin, // no scheme
+  () => tokens.user,
+  () => `${tokens.admin} `,
+  () => `Token ${tokens.admin}`,
+  () => `JWT ${tokens.admin}`,
+  () => `Bearer ${tokens.admin} extra`,
+  () => `Bearer ${tokens.admin}x`,
+  () => `Bearer ${jwt.sign({ role: 'ADMIN', tv: 0 }, JWT_SECRET, { subject: '1', expiresIn: -60 })}`,
+  () => `Bearer ${jwt.sign({ role: 'ADMIN', tv: 0 }, 'a-wrong-secret-that-is-32-characters!!', { subject: '1' })}`,
+  () => `Bearer ${b64({ alg: 'none', typ: 'JWT' })}.${b64({ sub: '1', role: 'ADMIN', tv: 0, exp: 4e9 })}.`,
+  () => `Bearer ${jwt.sign({ role: 'ADMIN', tv: 99 }, JWT_SECRET, { subject: '1' })}`, // retired version
+  () => `Bearer ${jwt.sign({ role: 'ADMIN', tv: 0 }, JWT_SECRET, { subject: '999' })}`, // no such user
+  () => `Bearer ${jwt.sign({ role: 'ADMIN', tv: 0 }, JWT_SECRET, { subject: 'abc' })}`,
+  () => `Bearer ${tokens.user.split('.').slice(0, 2).join('.')}.${tokens.admin.split('.')[2]}`, // spliced
+  () => 'Bearer',
+  () => 'Basic YWRtaW46YWRtaW4tcGFzc3dvcmQtMQ==',
+  () => `Bearer ${'a'.repeat(8000)}`,
+];
+
 const credential: fc.Arbitrary<Credential> = fc.oneof(
-  fc.constant({ valid: false }),
-  fc.constantFrom('admin', 'user').map((who) => ({ header: `Bearer ${tokens[who as 'admin' | 'user']}`, valid: true })),
-  fc.constantFrom('bearer', 'BEARER').map((scheme) => ({ header: `${scheme} ${tokens.admin}`, valid: true })),
-  fc.constantFrom<() => string>(
-    () => tokens.admin, // no scheme
-    () => `Token ${tokens.admin}`,
-    () => `Bearer ${tokens.admin} extra`,
-    () => `Bearer  ${tokens.admin}x`,
-    () => 'Bearer',
-    () => 'Bearer ',
-    () => 'Basic YWRtaW46YWRtaW4tcGFzc3dvcmQtMQ==',
-    () => `Bearer ${jwt.sign({ role: 'ADMIN', tv: 0 }, JWT_SECRET, { subject: '1', expiresIn: -60 })}`,
-    () => `Bearer ${jwt.sign({ role: 'ADMIN', tv: 0 }, 'a-wrong-secret-that-is-32-characters!!', { subject: '1' })}`,
-    () => `Bearer ${b64({ alg: 'none', typ: 'JWT' })}.${b64({ sub: '1', role: 'ADMIN', tv: 0, exp: 4e9 })}.`,
-    () => `Bearer ${jwt.sign({ role: 'ADMIN', tv: 99 }, JWT_SECRET, { subject: '1' })}`, // retired version
-    () => `Bearer ${jwt.sign({ role: 'ADMIN', tv: 0 }, JWT_SECRET, { subject: '999' })}`, // no such user
-    () => `Bearer ${jwt.sign({ role: 'ADMIN', tv: 0 }, JWT_SECRET, { subject: 'abc' })}`,
-    () => `Bearer ${tokens.user.split('.').slice(0, 2).join('.')}.${tokens.admin.split('.')[2]}`, // spliced
-    () => `Bearer ${'a'.repeat(8000)}`,
-  ).map((make) => ({ header: make(), valid: false })),
-  fc.stringMatching(/^[\x20-\x7e]{0,80}$/).map((header) => ({ header, valid: false })),
-  fc.stringMatching(/^[\x21-\x7e]{1,80}$/).map((t) => ({ header: `Bearer ${t}`, valid: false })),
+  { weight: 1, arbitrary: fc.constant({ valid: false }) },
+  {
+    weight: 2,
+    arbitrary: fc
+      .constantFrom('Bearer admin', 'Bearer user', 'bearer admin', 'BEARER user')
+      .map((text) => {
+        const [scheme, who] = text.split(' ');
+        return { header: `${scheme} ${tokens[who as 'admin' | 'user']}`, valid: true };
+      }),
+  },
+  { weight: 4, arbitrary: fc.constantFrom(...NEAR_MISSES).map((make) => ({ header: make(), valid: false })) },
+  { weight: 1, arbitrary: fc.stringMatching(/^[\x20-\x7e]{0,80}$/).map((header) => ({ header, valid: false })) },
+  { weight: 1, arbitrary: fc.stringMatching(/^[\x21-\x7e]{1,80}$/).map((t) => ({ header: `Bearer ${t}`, valid: false })) },
 );
 
 // ---- path segments ------------------------------------------------------------------------
@@ -122,10 +134,16 @@ const BAD_IDS = ['abc', '1.5', '0', '-3', '00', '007', '1e3', '+7', '0x10', '%20
 
 const encoded = (text: fc.Arbitrary<string>) => text.filter((t) => t !== '' && t !== '.' && t !== '..').map(encodeURIComponent);
 
+/**
+ * Ids of records. A real credential gets only ids past the records made before the run, which it
+ * could legitimately change; anything else aims at those records first.
+ */
 function idSegment(valid: boolean): fc.Arbitrary<string> {
-  const first = valid ? PROTECTED + 1 : 1;
+  const ids = valid
+    ? fc.integer({ min: PROTECTED + 1, max: PROTECTED + 30 })
+    : fc.oneof({ weight: 2, arbitrary: fc.integer({ min: 1, max: PROTECTED }) }, fc.integer({ min: 1, max: 40 }));
   return fc.oneof(
-    { weight: 4, arbitrary: fc.integer({ min: first, max: first + 30 }).map(String) },
+    { weight: 4, arbitrary: ids.map(String) },
     { weight: 3, arbitrary: fc.constantFrom(...BAD_IDS) },
     { weight: 1, arbitrary: fc.constantFrom(...MALFORMED) },
     { weight: 1, arbitrary: encoded(fc.string({ unit: 'binary', maxLength: 12 })) },
