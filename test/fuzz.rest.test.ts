@@ -30,6 +30,8 @@ import { JWT_SECRET, startTestServer, type TestServer } from './helpers/server';
  */
 const RUNS = Number(process.env.FUZZ_RUNS ?? 30);
 const SEED = process.env.FUZZ_SEED === undefined ? undefined : Number(process.env.FUZZ_SEED);
+/** Per route: a login or a new user costs a slow password hash, so long runs need long limits. */
+const TIMEOUT = Math.max(30_000, RUNS * 500);
 const BASE = '/api/v1';
 
 let s: TestServer;
@@ -439,7 +441,7 @@ describe('REST fuzz: every route of the table', () => {
       { numRuns: RUNS, seed: SEED, endOnFailure: false },
     );
     expect(errorLogs).toEqual([]);
-  });
+  }, TIMEOUT);
 
   test('records made before the run are unchanged after it', async () => {
     expect(await snapshot()).toEqual(before);
