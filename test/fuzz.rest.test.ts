@@ -123,7 +123,7 @@ const credential: fc.Arbitrary<Credential> = fc.oneof(
       }),
   },
   { weight: 4, arbitrary: fc.constantFrom(...NEAR_MISSES).map((make) => ({ header: make(), valid: false })) },
-  { weight: 1, arbitrary: fc.stringMatching(/^[\x20-\x7e]{0,80}$/).map((header) => ({ header, valid: false })) },
+  { weight: 1, arbitrary: fc.stringMatching(/^[\x20-\x7e\xa0-\xff]{0,80}$/).map((header) => ({ header, valid: false })) },
   { weight: 1, arbitrary: fc.stringMatching(/^[\x21-\x7e]{1,80}$/).map((t) => ({ header: `Bearer ${t}`, valid: false })) },
 );
 
