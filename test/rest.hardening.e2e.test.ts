@@ -113,6 +113,13 @@ describe('a body that cannot be decoded as its Content-Encoding says is 400, on 
     });
   });
 
+  test('the 100 KiB limit counts decompressed bytes: a small gzip bomb is 413 on both', async () => {
+    const bomb = zlib.gzipSync(JSON.stringify({ name: 'x'.repeat(200_000) }));
+    expect(bomb.length).toBeLessThan(1000);
+    expect(await send('/api/v1/songs', 'gzip', bomb, admin)).toEqual({ status: 413, body: contractError('PAYLOAD_TOO_LARGE') });
+    expect(await send('/graphql', 'gzip', bomb)).toEqual({ status: 413, body: graphqlError('PAYLOAD_TOO_LARGE') });
+  });
+
   test('a well-formed gzip body is still read', async () => {
     const res = await send('/api/v1/songs', 'gzip', zlib.gzipSync(song), admin);
     expect(res).toEqual({ status: 201, body: { id: expect.any(Number), name: 'Compressed', artists: ['Zip'] } });
