@@ -5,16 +5,25 @@ import type { Logger } from 'pino';
 import { LoginLimiter } from './auth/login-limiter';
 import { TokenService } from './auth/tokens';
 import type { Config } from './config';
-import { AppError } from './errors';
+import { AppError, ERROR_STATUS } from './errors';
 import { graphqlBrowserRedirect, mountExplorers } from './explorers';
 import type { Services } from './graphql/context';
 import { buildSchema } from './graphql/schema';
 import { createGraphQLHandler } from './graphql/server';
+import { bodyParserError, jsonBody } from './http/body';
+import { clientError } from './http/errors';
+import { rejectUndecodablePaths } from './http/path';
 import { Lifecycle } from './lifecycle';
 import { createObservability } from './observability';
-import { BODY_LIMIT, bodyParserError, createRestRouter } from './rest/router';
+import { sendError } from './rest/errors';
+import { createRestRouter } from './rest/router';
 import { BASE_PATH } from './rest/sofa';
 import type { Store } from './store/types';
+
+/** An error met before Apollo sees the request, in GraphQL's own response shape. */
+function sendGraphQLError(res: Response, error: AppError): void {
+  res.status(ERROR_STATUS[error.code]).json({ errors: [{ message: error.message, extensions: { code: error.code } }] });
+}
 
 export interface App {
   express: express.Express;
@@ -80,26 +89,26 @@ export async function createApp(config: Config, rawStore: Store, log: Logger): P
       exposedHeaders: ['X-Request-Id'],
       maxAge: 600,
     }),
-    express.json({ limit: BODY_LIMIT }),
+    rejectUndecodablePaths(sendGraphQLError),
+    jsonBody(),
     graphql.handler,
   );
   // Failures before Apollo sees the request (body too large, malformed JSON) in GraphQL's shape.
   app.use('/graphql', (err: unknown, _req: Request, res: Response, next: NextFunction) => {
     const error = bodyParserError(err);
     if (!error) return next(err);
-    res.status(error.code === 'PAYLOAD_TOO_LARGE' ? 413 : 400).json({
-      errors: [{ message: error.message, extensions: { code: error.code } }],
-    });
+    sendGraphQLError(res, error);
   });
 
+  app.use(rejectUndecodablePaths(sendError));
   app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
+    const error = bodyParserError(err) ?? clientError(err);
+    if (error) return sendError(res, error);
     log.error({ err }, 'unhandled error');
-    const body = { error: { code: 'INTERNAL', message: 'Internal server error' } };
-    res.status(500).json(body);
+    sendError(res, new AppError('INTERNAL', 'Internal server error'));
   });
   app.use((req: Request, res: Response) => {
-    const e = new AppError('NOT_FOUND', `No such endpoint: ${req.method} ${req.path}`);
-    res.status(404).json({ error: { code: e.code, message: e.message } });
+    sendError(res, new AppError('NOT_FOUND', `No such endpoint: ${req.method} ${req.path}`));
   });
 
   return {

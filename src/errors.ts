@@ -24,7 +24,8 @@ export interface FieldProblem {
 
 /**
  * An error meant for the client. It is a GraphQLError so that resolvers can throw it and both
- * facades read the same `extensions.code`; REST maps the code to a status in src/rest/errors.ts.
+ * facades read the same `extensions.code`; REST maps the code to a status in src/rest/errors.ts;
+ * src/http/errors.ts turns anything thrown into one.
  */
 export class AppError extends GraphQLError {
   readonly code: ErrorCode;

@@ -97,9 +97,9 @@ describe('observed statuses are documented (the check test/global-teardown.ts ru
     expect(verdictOf(doc, { method: 'GET', path: '/users/me', status: 401 })?.operation).toBe('me');
     expect(verdictOf(doc, { method: 'HEAD', path: '/songs/7', status: 200 })?.operation).toBe('song');
     expect(verdictOf(doc, { method: 'GET', path: '/songs/forService/3', status: 200 })?.operation).toBe('songsForService');
-    expect(verdictOf(doc, { method: 'PATCH', path: '/songs/1', status: 405 })?.documented).toEqual(['405']);
-    expect(verdictOf(doc, { method: 'OPTIONS', path: '/songs', status: 204 })?.documented).toEqual(['204']);
-    expect(verdictOf(doc, { method: 'GET', path: '/nope', status: 404 })?.documented).toEqual(['404']);
+    expect(verdictOf(doc, { method: 'PATCH', path: '/songs/1', status: 405 })?.documented).toEqual(['405', '400']);
+    expect(verdictOf(doc, { method: 'OPTIONS', path: '/songs', status: 204 })?.documented).toEqual(['204', '400']);
+    expect(verdictOf(doc, { method: 'GET', path: '/nope', status: 404 })?.documented).toEqual(['404', '400']);
     expect(verdictOf(doc, { method: 'GET', path: '/openapi.json', status: 200 })).toBeUndefined();
   });
 
@@ -120,7 +120,7 @@ describe('observed statuses are documented (the check test/global-teardown.ts ru
     ];
     expect(undocumentedStatuses(doc, calls)).toEqual([
       'GET /api/v1/songs answered 409; songs documents 200, 400, 413, 500, 503',
-      'PATCH /api/v1/songs answered 404; (other method) documents 405',
+      'PATCH /api/v1/songs answered 404; (other method) documents 405, 400',
     ]);
   });
 

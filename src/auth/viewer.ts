@@ -10,7 +10,8 @@ export class Viewer {
   private cached?: Promise<UserRecord | null>;
 
   constructor(
-    private readonly bearer: string | undefined,
+    /** The token; null when an Authorization header was sent without a Bearer token; undefined when none. */
+    private readonly bearer: string | null | undefined,
     private readonly tokens: TokenService,
     private readonly store: Store,
   ) {}
@@ -18,6 +19,11 @@ export class Viewer {
   /** Was any credential presented (valid or not)? Lets errors say "invalid" rather than "missing". */
   get presentedToken(): boolean {
     return this.bearer !== undefined;
+  }
+
+  /** Was an Authorization header sent that is not `Bearer <token>` (such as a bare JWT)? */
+  get wrongScheme(): boolean {
+    return this.bearer === null;
   }
 
   user(): Promise<UserRecord | null> {
@@ -35,10 +41,15 @@ export class Viewer {
   }
 }
 
-/** The token of an `Authorization: Bearer <token>` header; undefined when absent or another scheme. */
-export function bearerToken(header: string | null | undefined): string | undefined {
+/**
+ * The token of an `Authorization: Bearer <token>` header (the scheme name in any case, RFC 7235);
+ * undefined when there is no header. Any other value (another scheme, a bare JWT, garbage) is null:
+ * a presented credential that is no token, so it fails where a login is needed and is ignored on
+ * public routes, like any invalid token. Reading a bare header as the token would accept a
+ * credential sent outside the scheme the contract names.
+ */
+export function bearerToken(header: string | null | undefined): string | null | undefined {
   if (!header) return undefined;
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-  // Another scheme, or garbage, is still a presented credential: it must fail, not be ignored.
-  return match ? match[1] : header;
+  return match ? match[1] : null;
 }

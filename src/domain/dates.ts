@@ -1,5 +1,6 @@
 import { DateTime } from 'luxon';
 import type { DateRange } from '../store/types';
+import { parseIsoDateTime } from './iso8601';
 
 /** Service dates must fall in years 1900–2200 (CONTRACT.md §2). */
 const MIN_MS = Date.UTC(1900, 0, 1);
@@ -7,16 +8,8 @@ const MAX_MS = Date.UTC(2201, 0, 1) - 1;
 
 const EPOCH_MS = /^-?\d{1,16}$/;
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
-// A date-time must carry `Z` or an explicit offset: a bare local time would be ambiguous.
-const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}(:?\d{2})?)$/i;
 
 export class DateFormatError extends Error {}
-
-function parseDateTime(text: string): number | null {
-  if (!DATE_TIME.test(text)) return null;
-  const dt = DateTime.fromISO(text, { setZone: true });
-  return dt.isValid ? dt.toMillis() : null;
-}
 
 function inRange(ms: number): number {
   if (ms < MIN_MS || ms > MAX_MS) throw new DateFormatError('must be in the years 1900 to 2200');
@@ -33,9 +26,11 @@ export function parseTimestamp(value: unknown): number {
     return inRange(value);
   }
   if (typeof value === 'string') {
-    const ms = parseDateTime(value);
+    const ms = parseIsoDateTime(value);
     if (ms === null) {
-      throw new DateFormatError('must be epoch milliseconds or an ISO-8601 date-time with Z or an offset');
+      throw new DateFormatError(
+        'must be epoch milliseconds or a valid ISO-8601 date-time with Z or an offset from -12:00 to +14:00',
+      );
     }
     return inRange(ms);
   }
@@ -58,11 +53,11 @@ export function parseBound(text: string, zone: string): Bound {
       return { kind: 'day', start: start.toMillis(), end: start.plus({ days: 1 }).toMillis() - 1 };
     }
   } else {
-    const at = parseDateTime(value);
+    const at = parseIsoDateTime(value);
     if (at !== null) return { kind: 'instant', at };
   }
   throw new DateFormatError(
-    `'${text}' is not a date: use epoch milliseconds, YYYY-MM-DD, or an ISO-8601 date-time with Z or an offset`,
+    `'${text}' is not a date: use epoch milliseconds, YYYY-MM-DD, or a valid ISO-8601 date-time with Z or an offset from -12:00 to +14:00`,
   );
 }
 

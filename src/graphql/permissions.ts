@@ -57,7 +57,9 @@ export function accessOf(field: string): Access {
 const unauthenticated = (ctx: GraphQLContext) =>
   new AppError(
     'UNAUTHENTICATED',
-    ctx.viewer.presentedToken
+    ctx.viewer.wrongScheme
+      ? 'Send the token as Authorization: Bearer <token>'
+      : ctx.viewer.presentedToken
       ? 'The token is invalid or expired; log in again'
       : 'Authentication required: send Authorization: Bearer <token>',
   );

@@ -9,7 +9,7 @@ import type { GatewayInterface } from '@apollo/server-gateway-interface';
 import { printSchema, type GraphQLError, type GraphQLFormattedError, type GraphQLSchema, type ValidationContext } from 'graphql';
 import { createCompiledExecute } from './compiled';
 import { AppError } from '../errors';
-import { toAppError } from '../rest/errors';
+import { toAppError } from '../http/errors';
 import { createContext, type GraphQLContext, type Services } from './context';
 
 export interface GraphQLOptions {

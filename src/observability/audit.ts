@@ -2,7 +2,7 @@ import { type GraphQLResolveInfo, type GraphQLSchema } from 'graphql';
 import { applyMiddleware } from 'graphql-middleware';
 import type { MutationResolvers } from '../generated/graphql';
 import type { GraphQLContext } from '../graphql/context';
-import { toAppError } from '../rest/errors';
+import { toAppError } from '../http/errors';
 import { currentScope } from './request-scope';
 
 type RecordKind = 'Song' | 'Service' | 'Setlist' | 'User';

@@ -1,6 +1,5 @@
-import { GraphQLError } from 'graphql';
-import type { Logger } from 'pino';
-import { AppError, ERROR_STATUS, type ErrorCode, type FieldProblem } from '../errors';
+import type { Response } from 'express';
+import { ERROR_STATUS, type AppError, type ErrorCode, type FieldProblem } from '../errors';
 
 export interface RestError {
   status: number;
@@ -17,26 +16,8 @@ export function restError(error: AppError): RestError {
   return { status: ERROR_STATUS[error.code], headers, body };
 }
 
-const internal = () => new AppError('INTERNAL', 'Internal server error');
-
-/**
- * The client-facing form of whatever went wrong. Our own errors keep their code (also when graphql
- * wrapped them with a path); a GraphQL error with no code is a malformed request; anything else
- * is a bug, logged here and answered as a bare 500 with no internals.
- */
-export function toAppError(error: unknown, log?: Logger): AppError {
-  if (error instanceof AppError) return error;
-  if (error instanceof GraphQLError) {
-    if (error.originalError) return toAppError(error.originalError, log);
-    const code = error.extensions?.code;
-    if (typeof code === 'string' && code in ERROR_STATUS && code !== 'INTERNAL') {
-      return new AppError(code as ErrorCode, error.message);
-    }
-    return new AppError('BAD_REQUEST', error.message);
-  }
-  log?.error({ err: error }, 'unexpected error');
-  return internal();
+/** Answers with the contract's error shape (CONTRACT.md §5). */
+export function sendError(res: Response, error: AppError): void {
+  const { status, headers, body } = restError(error);
+  res.status(status).set(headers).json(body);
 }
-
-/** Several errors (a GraphQL result) answer with the first one, which is the one that stopped it. */
-export const firstError = (errors: readonly unknown[], log?: Logger) => toAppError(errors[0], log);

@@ -206,6 +206,8 @@ resolvers that serve \`/graphql\`. The users' reference is docs/API.md in the re
 Every error is \`{"error":{"code","message","details"?}}\`. Besides the statuses listed per operation:
 an unknown path answers 404 \`NOT_FOUND\`; a method a path does not have answers 405
 \`METHOD_NOT_ALLOWED\` with an \`Allow\` header; \`OPTIONS\` (CORS preflight) answers 204.
+A path that is not valid percent-encoded UTF-8 answers 400 \`BAD_REQUEST\` before any routing, on
+any path and method.
 Public operations need no token (a bad token on them is ignored); the others need
 \`Authorization: Bearer <token>\` from \`POST /users/login\`.`;
 

@@ -6,19 +6,16 @@ import { rulesByField } from '../domain/validation';
 import { AppError } from '../errors';
 import { createContext, type Services } from '../graphql/context';
 import { accessOf, decideAccess, type Access } from '../graphql/permissions';
-import { restError, toAppError } from './errors';
+import { bodyParserError, jsonBody } from '../http/body';
+import { clientError, toAppError } from '../http/errors';
+import { rejectUndecodablePaths } from '../http/path';
+import { sendError } from './errors';
 import { readArguments } from './input';
 import { openApiDocument } from './openapi';
 import { ROUTES, pathParams, type RestRoute } from './routes';
 import { BASE_PATH, createSofaRouter, takeAnswer, type SofaServerContext } from './sofa';
 
 export const ALLOWED_METHODS = 'GET, POST, PUT, DELETE, OPTIONS';
-export const BODY_LIMIT = '100kb';
-
-function sendError(res: Response, error: AppError): void {
-  const { status, headers, body } = restError(error);
-  res.status(status).set(headers).json(body);
-}
 
 function fieldOf(schema: GraphQLSchema, route: RestRoute): GraphQLField<unknown, unknown> {
   const [typeName, fieldName] = route.field.split('.');
@@ -97,9 +94,10 @@ export function createRestRouter(schema: GraphQLSchema, services: Services, cors
       maxAge: 600,
     }),
   );
+  router.use(rejectUndecodablePaths(sendError));
   // Any content type is read as JSON: `curl -d '{...}'` sends form encoding by default, and a
   // body that is not JSON is answered as malformed either way.
-  router.use(express.json({ limit: BODY_LIMIT, type: () => true, strict: false }));
+  router.use(jsonBody(true));
 
   let openapi: Promise<unknown> | undefined;
   router.get('/openapi.json', async (_req, res, next) => {
@@ -195,22 +193,8 @@ export function createRestRouter(schema: GraphQLSchema, services: Services, cors
   });
 
   router.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
-    sendError(res, bodyParserError(err) ?? toAppError(err, log));
+    sendError(res, bodyParserError(err) ?? clientError(err) ?? toAppError(err, log));
   });
 
   return router;
-}
-
-/** body-parser reports its failures with a `type`; they are the client's, not ours. */
-export function bodyParserError(err: unknown): AppError | undefined {
-  const type = (err as { type?: string })?.type;
-  if (type === 'entity.too.large') return new AppError('PAYLOAD_TOO_LARGE', `The request body is larger than ${BODY_LIMIT}`);
-  if (type === 'entity.parse.failed') return new AppError('BAD_REQUEST', 'The request body is not valid JSON');
-  if (type === 'encoding.unsupported' || type === 'charset.unsupported') {
-    return new AppError('BAD_REQUEST', 'The request body encoding is not supported');
-  }
-  if (type === 'request.aborted' || type === 'request.size.invalid') {
-    return new AppError('BAD_REQUEST', 'The request body was incomplete');
-  }
-  return undefined;
 }

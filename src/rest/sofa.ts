@@ -4,7 +4,8 @@ import type { Logger } from 'pino';
 import { useSofa } from 'sofa-api';
 import { createCompiledExecute } from '../graphql/compiled';
 import type { GraphQLContext } from '../graphql/context';
-import { firstError, restError } from './errors';
+import { firstError } from '../http/errors';
+import { restError } from './errors';
 import { GRAPHQL_ONLY_FIELDS, ROUTES } from './routes';
 
 export const BASE_PATH = '/api/v1';

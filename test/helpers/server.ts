@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { Logger } from 'pino';
 import { loadConfig } from '../../src/config';
 import { createLogger } from '../../src/logger';
 import { startServer, type RunningServer } from '../../src/server';
@@ -48,7 +49,7 @@ export function tempDbPath(name = 'songs.db'): string {
 
 /**
  * A real server on a real SQLite file, listening on an ephemeral loopback port; requests go over
- * real HTTP with fetch. `env` overrides any configuration variable.
+ * real HTTP with fetch. `env` overrides any configuration variable; `log` replaces the logger.
  */
 export async function startTestServer(
   env: Record<string, string> = {},
