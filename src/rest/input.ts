@@ -71,6 +71,20 @@ export function restEnumSpelling(values: readonly string[]): Map<string, string>
   );
 }
 
+type OasParameter = { name: string; in: string; schema?: { $ref?: string; type?: string }; explode?: boolean };
+
+/**
+ * A query parameter of SOFA's OpenAPI document as this module reads it: its REST name, sort enums
+ * in their `field`/`-field` spelling, lists as repeated parameters.
+ */
+export function describeQueryParameter(p: OasParameter, schemas: Record<string, unknown>): void {
+  p.name = queryName(p.name);
+  const ref = p.schema?.$ref?.split('/').pop();
+  const spelling = ref ? restEnumSpelling((schemas[ref] as { enum?: string[] } | undefined)?.enum ?? []) : undefined;
+  if (spelling) p.schema = { type: 'string', enum: [...spelling.keys()] } as OasParameter['schema'];
+  if (p.schema?.type === 'array') p.explode = true;
+}
+
 /** One query parameter value read by its GraphQL type; undefined (with a problem noted) when bad. */
 function scalarFromQuery(name: string, type: GraphQLInputType, raw: string, problems: FieldProblem[]): unknown {
   const named = getNamedType(type);

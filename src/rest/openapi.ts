@@ -1,4 +1,5 @@
 import { accessOf } from '../graphql/permissions';
+import { describeQueryParameter } from './input';
 import { pathParams, ROUTES } from './routes';
 import type { SofaRouter } from './sofa';
 import { BASE_PATH } from './sofa';
@@ -76,6 +77,7 @@ export async function openApiDocument(sofa: SofaRouter): Promise<unknown> {
     const op = doc.paths[oasPath]?.[route.method.toLowerCase()];
     if (!op) continue;
     if (route.method === 'POST' || route.method === 'PUT') describeBody(op, pathParams(route.path));
+    else for (const p of op.parameters ?? []) if (p.in === 'query') describeQueryParameter(p, doc.components.schemas);
     op.responses ??= {};
     if (route.status === 204) {
       delete op.responses['200'];
