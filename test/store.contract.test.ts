@@ -21,6 +21,7 @@ import { SqliteStore } from '../src/store/sqlite/store';
 import type { ServiceRecord, Snapshot, SongRecord, Store } from '../src/store/types';
 import { resetSimulatedDriver, simulatedDriver } from './helpers/neo4j-sim';
 import { DAY, YEAR_1900, YEAR_2200, populateRichly } from './helpers/rich-data';
+import { queryContract } from './store.queries.contract';
 
 interface Harness {
   name: string;
@@ -243,6 +244,8 @@ function storeContract(harness: () => Harness) {
         expect((await store.songsByArtistKey(artistKey('  '), {})).items).toEqual([s]);
       });
     });
+
+    queryContract(() => store);
 
     describe('services', () => {
       it('creates, reads, updates by merging, deletes', async () => {
