@@ -145,12 +145,12 @@ describe('GraphQL list arguments', () => {
     const seen: number[] = [];
     let after: string | null = null;
     for (let i = 0; i < 10; i++) {
-      const res = await s.gql(
+      const res: { body: any } = await s.gql(
         `query($after: String) { songsConnection(first: 2, after: $after, sort: NAME_ASC) {
           totalCount edges { cursor node { id name } } pageInfo { hasNextPage endCursor } } }`,
         { after },
       );
-      const c = res.body.data.songsConnection;
+      const c: any = res.body.data.songsConnection;
       expect(c.totalCount).toBe(SONGS.length);
       seen.push(...c.edges.map((e: { node: { id: number } }) => e.node.id));
       if (!c.pageInfo.hasNextPage) break;
