@@ -36,15 +36,18 @@ const WORDS = [
 ];
 /** Ten songs in each store that the search request finds (a bounded answer at any size). */
 export const SEARCH = { q: 'savior bleed', expected: 10 };
-/** Artists are one per ten songs at every size, so byArtist answers ~10-30 songs in both stores. */
-export const ARTIST = 'Artist 7';
+/** The byArtist request's artist: on exactly 15 songs in each store (other artists: ~13 songs each). */
+export const ARTIST = 'Bench Choir';
+const ARTIST_SONGS = 15;
+/** The withSong request's song is performed in exactly this many services in each store. */
+const BENCH_SONG_SERVICES = 8;
 
 export interface ScaleInfo {
   size: SizeName;
   songs: number;
   services: number;
   links: number;
-  /** The song with the most performances, and how many. */
+  /** The song the withSong request asks for, and in how many services it was performed. */
   busiestSong: { id: number; services: number };
   /** YYYY-MM-DD bounds of the four-week window. */
   range: { from: string; to: string };
@@ -64,6 +67,7 @@ export function scaleSnapshot(size: SizeName): { snapshot: Snapshot; info: Scale
     const name = special ? `Alas! And Did My Savior Bleed? ${id}` : `${pick(WORDS)} ${pick(WORDS)} ${pick(WORDS)} ${id}`;
     const artists = [`Artist ${Math.floor(rand() * artistCount)}`];
     if (rand() < 0.3) artists.push(`Artist ${Math.floor(rand() * artistCount)}`);
+    if (id % Math.floor(spec.songs / ARTIST_SONGS) === 0 && id / Math.floor(spec.songs / ARTIST_SONGS) <= ARTIST_SONGS) artists.push(ARTIST);
     return { id, name, artists: [...new Set(artists)] };
   });
   const services = Array.from({ length: spec.services }, (_, i) => {
@@ -72,16 +76,22 @@ export function scaleSnapshot(size: SizeName): { snapshot: Snapshot; info: Scale
   });
   const links: Snapshot['links'] = [];
   const performances = new Map<number, number>();
+  const benchSong = spec.songs / 2 + 1;
+  const every = Math.floor(spec.services / BENCH_SONG_SERVICES);
   for (const v of services) {
     const setlist = new Set<number>();
-    while (setlist.size < spec.songsPerService) setlist.add(1 + Math.floor(rand() * spec.songs));
+    if (v.id % every === 0 && v.id / every <= BENCH_SONG_SERVICES) setlist.add(benchSong);
+    while (setlist.size < spec.songsPerService) {
+      const songId = 1 + Math.floor(rand() * spec.songs);
+      if (songId !== benchSong) setlist.add(songId);
+    }
     let position = 0;
     for (const songId of setlist) {
       links.push({ serviceId: v.id, songId, position: ++position, seq: links.length + 1 });
       performances.set(songId, (performances.get(songId) ?? 0) + 1);
     }
   }
-  const [busiest, count] = [...performances].reduce((a, b) => (b[1] > a[1] || (b[1] === a[1] && b[0] < a[0]) ? b : a));
+  const [busiest, count] = [benchSong, performances.get(benchSong) ?? 0];
   const snapshot: Snapshot = {
     format: 'worship-records-snapshot',
     version: 1,
