@@ -1,5 +1,6 @@
 import type { ServiceType } from '../src/generated/graphql';
 import type { Snapshot } from '../src/store/types';
+import { prng, WORDS } from './seed';
 
 /** The two store sizes of the scale scenario (the numbers); the small one is 1/100 of the large. */
 export const SIZES = {
@@ -19,22 +20,6 @@ const SLOTS: { type: ServiceType; offset: number }[] = [
 ];
 export const RANGE_WEEKS = { first: 20, last: 23 } as const;
 
-function prng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const WORDS = [
-  'Amazing', 'Grace', 'Holy', 'Light', 'Shepherd', 'River', 'Glory', 'Mercy', 'King', 'Morning',
-  'Praise', 'Spirit', 'Faithful', 'Refuge', 'Hope', 'Cross', 'Crown', 'Love', 'Peace', 'Rock',
-];
-/** Ten songs in each store that the search request finds (a bounded answer at any size). */
 export const SEARCH = { q: 'savior bleed', expected: 10 };
 /** The byArtist request's artist: on exactly 15 songs in each store (other artists: ~13 songs each). */
 export const ARTIST = 'Bench Choir';

@@ -1,6 +1,7 @@
 import neo4j, { type Driver, type ManagedTransaction, type Record as Neo4jRecord } from 'neo4j-driver';
 import { artistKey } from '../../domain/artists';
 import { luceneQuery } from '../../domain/search';
+import { SERVICE_AFTER, SERVICE_PAGE, SONG_AFTER, SONG_PAGE } from '../list-statements';
 import { ALL_SERVICE_TYPES, pageEnd } from '../paging';
 import { usernameKey } from '../keys';
 import {
@@ -19,7 +20,6 @@ import type {
   Paged,
   ServiceFilter,
   ServiceQuery,
-  ServiceSort,
   ServiceInput,
   ServicePatch,
   Snapshot,
@@ -81,26 +81,6 @@ const typesParam = (filter: ServiceFilter = {}) => [...(filter.serviceTypes ?? A
 const totalOf = (row: Neo4jRecord) => fromInt(row.get('total'), 'count');
 
 type Params = Record<string, unknown>;
-const SONG_PAGE = {
-  ID_ASC: 'songsPageIdAsc',
-  ID_DESC: 'songsPageIdDesc',
-  NAME_ASC: 'songsPageNameAsc',
-  NAME_DESC: 'songsPageNameDesc',
-} as const satisfies Record<SongSort, StatementName>;
-const SONG_AFTER = {
-  ID_ASC: 'songsAfterIdAsc',
-  ID_DESC: 'songsAfterIdDesc',
-  NAME_ASC: 'songsAfterNameAsc',
-  NAME_DESC: 'songsAfterNameDesc',
-} as const satisfies Record<SongSort, StatementName>;
-const SERVICE_PAGE = { DATE_ASC: 'servicesPageDateAsc', DATE_DESC: 'servicesPageDateDesc' } as const satisfies Record<
-  ServiceSort,
-  StatementName
->;
-const SERVICE_AFTER = { DATE_ASC: 'servicesAfterDateAsc', DATE_DESC: 'servicesAfterDateDesc' } as const satisfies Record<
-  ServiceSort,
-  StatementName
->;
 
 const SEQUENCE_NAMES = { song: 'Song', service: 'Service', user: 'User', link: 'PERFORMED_IN' } as const;
 

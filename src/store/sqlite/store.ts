@@ -6,6 +6,7 @@ import { fts5Query } from '../../domain/search';
 import { StoreUnavailableError } from '../../errors';
 import { usernameKey } from '../keys';
 import { assembleSnapshot, checkSnapshot, sequenceFloor, snapshotCounts } from '../snapshot';
+import { SERVICE_AFTER, SERVICE_PAGE, SONG_AFTER, SONG_PAGE } from '../list-statements';
 import { ALL_SERVICE_TYPES, pageEnd } from '../paging';
 import type {
   DateRange,
@@ -16,7 +17,6 @@ import type {
   Paged,
   ServiceFilter,
   ServiceQuery,
-  ServiceSort,
   ServiceInput,
   ServicePatch,
   ServiceRecord,
@@ -80,26 +80,6 @@ const limits = (page: Page) => ({ limit: page.limit ?? -1, offset: page.offset ?
 const window = (page: Page = {}) => ({ offset: page.offset ?? 0, end: pageEnd(page) });
 const typesParam = (filter: ServiceFilter = {}) => JSON.stringify(filter.serviceTypes ?? ALL_SERVICE_TYPES);
 
-const SONG_PAGE = {
-  ID_ASC: 'songsPageIdAsc',
-  ID_DESC: 'songsPageIdDesc',
-  NAME_ASC: 'songsPageNameAsc',
-  NAME_DESC: 'songsPageNameDesc',
-} as const satisfies Record<SongSort, StatementName>;
-const SONG_AFTER = {
-  ID_ASC: 'songsAfterIdAsc',
-  ID_DESC: 'songsAfterIdDesc',
-  NAME_ASC: 'songsAfterNameAsc',
-  NAME_DESC: 'songsAfterNameDesc',
-} as const satisfies Record<SongSort, StatementName>;
-const SERVICE_PAGE = { DATE_ASC: 'servicesPageDateAsc', DATE_DESC: 'servicesPageDateDesc' } as const satisfies Record<
-  ServiceSort,
-  StatementName
->;
-const SERVICE_AFTER = { DATE_ASC: 'servicesAfterDateAsc', DATE_DESC: 'servicesAfterDateDesc' } as const satisfies Record<
-  ServiceSort,
-  StatementName
->;
 
 // Conditions of the database itself (locked, I/O failure, file gone), as opposed to a bug.
 const UNAVAILABLE_CODES = /^SQLITE_(BUSY|LOCKED|IOERR|CANTOPEN|FULL|READONLY|NOTADB|CORRUPT)/;
