@@ -166,6 +166,9 @@ describe('GraphQL list arguments', () => {
     await bad(Buffer.from('[1,"songs","NAME_ASC","",5,"x"]').toString('base64url'));
     await bad(after!, 'songsConnection(first: 1, after: $c, sort: ID_ASC) { totalCount }');
     await bad(after!, 'servicesConnection(first: 1, after: $c) { totalCount }');
+    // Same key type, other direction: a cursor is bound to its order, not just its key's type.
+    const desc = await s.gql('{ songsConnection(first: 1, sort: ID_DESC) { pageInfo { endCursor } } }');
+    await bad(desc.body.data.songsConnection.pageInfo.endCursor, 'songsConnection(first: 1, after: $c, sort: ID_ASC) { totalCount }');
   });
 
   test("Apollo Client's relayStylePagination pages through servicesConnection with fetchMore", async () => {
