@@ -28,12 +28,24 @@ const fold = (word: string) => word.normalize('NFKD').replace(/\p{M}/gu, '').toL
 
 /**
  * Lucene query for Neo4j's full-text index (analyzer `standard-folding`): every word required
- * (`+`), the last as a prefix. Wildcard terms skip the analyzer, so words are folded here; after
+ * (`+`), the last as a prefix (the analyzer drops English stop words from the other terms). Wildcard terms skip the analyzer, so words are folded here; after
  * folding they are letters and digits only, none of Lucene's operators or special characters, and
  * lower case, so `and`/`or`/`not` are plain terms.
  */
 export function luceneQuery(text: string): string | null {
   const words = searchWords(text).map(fold).flatMap((w) => searchWords(w));
   if (!words.length) return null;
-  return words.map((w, i) => `+${w}${i === words.length - 1 ? '*' : ''}`).join(' ');
+  return words
+    .map((w, i) => {
+      if (i < words.length - 1) return `+${w}`;
+      // The analyzer indexes no English stop words, and a prefix term skips it: a required
+      // `and*` would demand another word starting with "and". A last stop word only ranks.
+      return `${ENGLISH_STOP_WORDS.has(w) ? '' : '+'}${w}*`;
+    })
+    .join(' ');
 }
+
+/** Lucene's EnglishAnalyzer.ENGLISH_STOP_WORDS_SET, which Neo4j's `standard-folding` removes. */
+const ENGLISH_STOP_WORDS = new Set(
+  'a an and are as at be but by for if in into is it no not of on or such that the their then there these they this to was will with'.split(' '),
+);

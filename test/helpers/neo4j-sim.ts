@@ -123,11 +123,13 @@ const serviceProbe = (p: Params): ServiceNode => ({ id: num(p.id), date: num(p.k
 
 /**
  * A stand-in for Lucene with `standard-folding` over name and artists: words folded (NFKD, marks
- * removed, lower case), every `+word` required, `word*` a prefix; score = matching fields. It reads
+ * removed, lower case), every `+word` required (optional words only rank, and are ignored here
+ * unless none is required), `word*` a prefix; score = matching fields. It reads
  * only the query shape luceneQuery() writes.
  */
 function fulltext(g: Graph, query: string): { song: SongNode; score: number }[] {
-  const terms = query.split(' ').map((t) => ({ word: t.replace(/^\+/, '').replace(/\*$/, ''), prefix: t.endsWith('*') }));
+  const all = query.split(' ').map((t) => ({ word: t.replace(/^\+/, '').replace(/\*$/, ''), prefix: t.endsWith('*'), required: t.startsWith('+') }));
+  const terms = all.some((t) => t.required) ? all.filter((t) => t.required) : all;
   const words = (text: string) => (text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);
   const hit = (text: string, t: { word: string; prefix: boolean }) =>
     words(text).some((w) => (t.prefix ? w.startsWith(t.word) : w === t.word));
