@@ -77,7 +77,7 @@ function groupBy<R, T>(keys: readonly number[], rows: Keyed<R>[], totals: Keyed<
 /** LIMIT/OFFSET parameters: -1 is SQLite's "no limit". */
 const limits = (page: Page) => ({ limit: page.limit ?? -1, offset: page.offset ?? 0 });
 /** Parameters of the per-parent window: rows offset+1..end of each parent. */
-const window = (page: Page = {}) => ({ offset: page.offset ?? 0, end: pageEnd(page) });
+const perParent = (page: Page = {}) => ({ offset: page.offset ?? 0, end: pageEnd(page) });
 const typesParam = (filter: ServiceFilter = {}) => JSON.stringify(filter.serviceTypes ?? ALL_SERVICE_TYPES);
 
 
@@ -286,7 +286,7 @@ export class SqliteStore implements Store {
       this.db.transaction(() =>
         groupBy(
           serviceIds,
-          this.all<Keyed<SongRow>>('setlists', { ids, ...window(page) }),
+          this.all<Keyed<SongRow>>('setlists', { ids, ...perParent(page) }),
           this.all<Keyed<{ total: number }>>('setlistCounts', { ids }),
           toSong,
         ),
@@ -300,7 +300,7 @@ export class SqliteStore implements Store {
       this.db.transaction(() =>
         groupBy(
           songIds,
-          this.all<Keyed<ServiceRow>>('servicesForSongs', { ...where, ...window(page) }),
+          this.all<Keyed<ServiceRow>>('servicesForSongs', { ...where, ...perParent(page) }),
           this.all<Keyed<{ total: number }>>('servicesForSongsCounts', where),
           toService,
         ),
