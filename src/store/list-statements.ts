@@ -28,3 +28,8 @@ export const SERVICE_AFTER = {
   DATE_ASC: 'servicesAfterDateAsc',
   DATE_DESC: 'servicesAfterDateDesc',
 } as const satisfies Record<ServiceSort, string>;
+
+/** One entry per order of a name table above: `{ [statement name]: make(order) }`. */
+export function perOrder<O extends string, N extends string, V>(names: Record<O, N>, make: (order: O) => V): Record<N, V> {
+  return Object.fromEntries((Object.entries(names) as [O, N][]).map(([order, name]) => [name, make(order)])) as Record<N, V>;
+}

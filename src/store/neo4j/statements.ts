@@ -24,6 +24,8 @@
  * scripts/lint-cypher.ts lints each statement with exactly the parameters declared here.
  */
 
+import { perOrder, SERVICE_AFTER, SERVICE_PAGE, SONG_AFTER, SONG_PAGE } from '../list-statements';
+
 /** Parameter types as Cypher names them; `?` means null is allowed (patch fields). */
 export type ScalarType = 'INTEGER' | 'INTEGER?' | 'STRING' | 'STRING?' | 'LIST<INTEGER>' | 'LIST<STRING>' | 'LIST<STRING>?';
 /** A list of maps, one per row of an UNWIND, each with these fields. */
@@ -107,14 +109,8 @@ LIMIT $limit`;
 
 export const CYPHER = {
   // Songs
-  songsPageIdAsc: songsPage('ID_ASC'),
-  songsPageIdDesc: songsPage('ID_DESC'),
-  songsPageNameAsc: songsPage('NAME_ASC'),
-  songsPageNameDesc: songsPage('NAME_DESC'),
-  songsAfterIdAsc: songsAfter('ID_ASC'),
-  songsAfterIdDesc: songsAfter('ID_DESC'),
-  songsAfterNameAsc: songsAfter('NAME_ASC'),
-  songsAfterNameDesc: songsAfter('NAME_DESC'),
+  ...perOrder(SONG_PAGE, songsPage),
+  ...perOrder(SONG_AFTER, songsAfter),
   /** A label count comes from Neo4j's count store: constant time. */
   countSongs: 'MATCH (s:Song) RETURN count(s) AS total',
   /** `$query` is built by src/domain/search.ts (luceneQuery): user text never reaches it as syntax. */
@@ -162,10 +158,8 @@ DETACH DELETE s
 RETURN count(*) AS deleted`,
 
   // Services
-  servicesPageDateAsc: servicesPage(false),
-  servicesPageDateDesc: servicesPage(true),
-  servicesAfterDateAsc: servicesAfter(false),
-  servicesAfterDateDesc: servicesAfter(true),
+  ...perOrder(SERVICE_PAGE, (sort) => servicesPage(sort === 'DATE_DESC')),
+  ...perOrder(SERVICE_AFTER, (sort) => servicesAfter(sort === 'DATE_DESC')),
   countServices: 'MATCH (v:Service) RETURN count(v) AS total',
   /** With a type filter the count store cannot answer; the service_type index can. */
   countServicesOfTypes: `
@@ -371,18 +365,14 @@ SET q.value = CASE WHEN q.value < row.value THEN row.value ELSE q.value END`,
 export type StatementName = keyof typeof CYPHER;
 
 const SONG_ROW = { id: 'INTEGER', name: 'STRING', artists: 'LIST<STRING>' } as const;
+const PAGE_PARAMS = { offset: 'INTEGER', limit: 'INTEGER' } as const;
+const AFTER_ID_PARAMS = { id: 'INTEGER', limit: 'INTEGER' } as const;
 const ARTIST_ROW = { id: 'INTEGER', artistKeys: 'LIST<STRING>' } as const;
 
 export const PARAMS = {
   songsByIds: { ids: 'LIST<INTEGER>' },
-  songsPageIdAsc: { offset: 'INTEGER', limit: 'INTEGER' },
-  songsPageIdDesc: { offset: 'INTEGER', limit: 'INTEGER' },
-  songsPageNameAsc: { offset: 'INTEGER', limit: 'INTEGER' },
-  songsPageNameDesc: { offset: 'INTEGER', limit: 'INTEGER' },
-  songsAfterIdAsc: { id: 'INTEGER', limit: 'INTEGER' },
-  songsAfterIdDesc: { id: 'INTEGER', limit: 'INTEGER' },
-  songsAfterNameAsc: { key: 'STRING', id: 'INTEGER', limit: 'INTEGER' },
-  songsAfterNameDesc: { key: 'STRING', id: 'INTEGER', limit: 'INTEGER' },
+  ...perOrder(SONG_PAGE, () => PAGE_PARAMS),
+  ...perOrder(SONG_AFTER, (sort): ParamDecl => (sort.startsWith('ID') ? AFTER_ID_PARAMS : { key: 'STRING', ...AFTER_ID_PARAMS })),
   countSongs: {},
   searchSongs: { query: 'STRING', offset: 'INTEGER', limit: 'INTEGER' },
   countSearch: { query: 'STRING' },
@@ -393,10 +383,8 @@ export const PARAMS = {
   setSongArtists: { rows: { rows: ARTIST_ROW } },
   deleteSong: { id: 'INTEGER' },
 
-  servicesPageDateAsc: { serviceTypes: 'LIST<STRING>', offset: 'INTEGER', limit: 'INTEGER' },
-  servicesPageDateDesc: { serviceTypes: 'LIST<STRING>', offset: 'INTEGER', limit: 'INTEGER' },
-  servicesAfterDateAsc: { serviceTypes: 'LIST<STRING>', key: 'INTEGER', id: 'INTEGER', limit: 'INTEGER' },
-  servicesAfterDateDesc: { serviceTypes: 'LIST<STRING>', key: 'INTEGER', id: 'INTEGER', limit: 'INTEGER' },
+  ...perOrder(SERVICE_PAGE, (): ParamDecl => ({ serviceTypes: 'LIST<STRING>', ...PAGE_PARAMS })),
+  ...perOrder(SERVICE_AFTER, (): ParamDecl => ({ serviceTypes: 'LIST<STRING>', key: 'INTEGER', ...AFTER_ID_PARAMS })),
   countServices: {},
   countServicesOfTypes: { serviceTypes: 'LIST<STRING>' },
   servicesByIds: { ids: 'LIST<INTEGER>' },

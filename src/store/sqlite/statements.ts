@@ -1,3 +1,4 @@
+import { perOrder, SERVICE_AFTER, SERVICE_PAGE, SONG_AFTER, SONG_PAGE } from '../list-statements';
 import type { ServiceSort, SongSort } from '../types';
 
 /**
@@ -36,14 +37,8 @@ const servicesAfter = (sort: ServiceSort) =>
 
 export const SQL = {
   // Songs
-  songsPageIdAsc: songsPage('ID_ASC'),
-  songsPageIdDesc: songsPage('ID_DESC'),
-  songsPageNameAsc: songsPage('NAME_ASC'),
-  songsPageNameDesc: songsPage('NAME_DESC'),
-  songsAfterIdAsc: songsAfter('ID_ASC'),
-  songsAfterIdDesc: songsAfter('ID_DESC'),
-  songsAfterNameAsc: songsAfter('NAME_ASC'),
-  songsAfterNameDesc: songsAfter('NAME_DESC'),
+  ...perOrder(SONG_PAGE, songsPage),
+  ...perOrder(SONG_AFTER, songsAfter),
   /** Kept by triggers (migration 2): counting 100,000 rows on every page would cost what the store holds. */
   countSongs: "SELECT n FROM row_counts WHERE name = 'songs'",
   /** `@match` is an FTS5 expression built by src/domain/search.ts; rank is bm25 with name weighted 2, artists 1. */
@@ -67,10 +62,8 @@ export const SQL = {
   songsExisting: 'SELECT id FROM songs WHERE id IN (SELECT value FROM json_each(?))',
 
   // Services
-  servicesPageDateAsc: servicesPage('DATE_ASC'),
-  servicesPageDateDesc: servicesPage('DATE_DESC'),
-  servicesAfterDateAsc: servicesAfter('DATE_ASC'),
-  servicesAfterDateDesc: servicesAfter('DATE_DESC'),
+  ...perOrder(SERVICE_PAGE, servicesPage),
+  ...perOrder(SERVICE_AFTER, servicesAfter),
   countServices: "SELECT coalesce(sum(n), 0) FROM row_counts WHERE name IN (SELECT 'services:' || value FROM json_each(@types))",
   servicesByIds: 'SELECT id, date, service_type FROM services WHERE id IN (SELECT value FROM json_each(?))',
   servicesInRange: `
