@@ -35,8 +35,8 @@ export function createBareApp(store: Store, tokens: TokenService, serviceTimeZon
 
   // 2. GET /api/v1/songs -> Query.songs -> listSongs()
   app.get('/bare/songs', async (_req: Request, res: Response) => {
-    const songs = await store.listSongs();
-    res.set('X-Total-Count', String(songs.length)).json(songs);
+    const songs = await store.listSongs({}, {});
+    res.set('X-Total-Count', String(songs.totalCount)).json(songs.items);
   });
 
   // 3. GET /api/v1/services/byDate/between/:from/:to -> Query.servicesBetween -> servicesInRange()
@@ -51,15 +51,15 @@ export function createBareApp(store: Store, tokens: TokenService, serviceTimeZon
       res.status(400).json({ error: { code: 'BAD_REQUEST', message: (err as Error).message } });
       return;
     }
-    const services = await store.servicesInRange(range);
-    res.set('X-Total-Count', String(services.length)).json(services);
+    const services = await store.servicesInRange(range, {}, {});
+    res.set('X-Total-Count', String(services.totalCount)).json(services.items);
   });
 
   // 4. POST /graphql { services { id date serviceType songs { id name artists } } }
   //    -> listServices() + one batched setlistsForServices(all ids), as the DataLoader does.
   app.post('/bare/graphql/services', express.json(), async (_req: Request, res: Response) => {
-    const services = await store.listServices();
-    const setlists = await store.setlistsForServices(services.map((s) => s.id));
+    const services = (await store.listServices({}, {})).items;
+    const setlists = (await store.setlistsForServices(services.map((s) => s.id))).map((p) => p.items);
     res.json({
       data: {
         services: services.map((s, i) => ({ id: s.id, date: s.date, serviceType: s.serviceType, songs: setlists[i] })),

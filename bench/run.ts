@@ -426,6 +426,14 @@ async function profileRun(opts: Options, server: ServerProcess, all: Scenario[])
 }
 
 async function main() {
+  // The scale scenario (bench/scale.ts) is its own run: two servers of different sizes.
+  if (process.argv.includes('--scale')) {
+    const child = fork(path.join(__dirname, 'scale.ts'), process.argv.slice(2).filter((a) => a !== '--scale'), {
+      execArgv: ['--require', require.resolve('tsx/cjs')],
+    });
+    await new Promise<void>((resolve, reject) => child.once('exit', (code) => (code ? reject(new Error(`scale exited ${code}`)) : resolve())));
+    return;
+  }
   const opts = parseArgs(process.argv.slice(2));
   const t0 = Date.now();
   const loadBefore = os.loadavg().map((l) => Math.round(l * 100) / 100);

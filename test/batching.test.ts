@@ -58,8 +58,8 @@ let day = 0;
  * Seeding goes straight to the unwrapped store, so it is not counted.
  */
 async function seedServices(n: number): Promise<void> {
-  for (const s of await real.listServices()) await real.deleteService(s.id);
-  for (const s of await real.listSongs()) await real.deleteSong(s.id);
+  for (const s of (await real.listServices({}, {})).items) await real.deleteService(s.id);
+  for (const s of (await real.listSongs({}, {})).items) await real.deleteSong(s.id);
   const songs = [];
   for (let i = 0; i < n + SONGS_PER_SERVICE; i++) songs.push(await real.createSong({ name: `Song ${i}`, artists: [`Artist ${i % 3}`] }));
   for (let i = 0; i < n; i++) {
@@ -91,9 +91,29 @@ test.each([2, 10, 50])('services { songs { services } } over %i services makes t
   expect(totalCalls()).toBeLessThanOrEqual(4);
 });
 
+test.each([5, 40])(
+  'services(limit: 20) { songs(limit: 3) { services(limit: 2) } } over %i services: one store call per level, paged per parent',
+  async (n) => {
+    await seedServices(n);
+    calls.clear();
+    const data = await post('{ services(limit: 20) { id songs(limit: 3) { id services(limit: 2, serviceTypes: [SUN_AM]) { id } } } }');
+    expect(data.services).toHaveLength(Math.min(n, 20));
+    for (const service of data.services) {
+      // Each setlist is cut to 3 of its 4 songs by the store, per service, not overall.
+      expect(service.songs).toHaveLength(3);
+      for (const song of service.songs) expect(song.services.length).toBeLessThanOrEqual(2);
+    }
+    expect(data.services[1].songs[0].services.map((s: { id: number }) => s.id)).toEqual([
+      data.services[0].id,
+      data.services[1].id,
+    ]);
+    expect(Object.fromEntries(calls)).toEqual({ listServices: 1, setlistsForServices: 1, servicesForSongs: 1 });
+  },
+);
+
 test('twelve aliased song(id:) lookups in one query are one batched store call', async () => {
   await seedServices(10);
-  const ids = (await real.listSongs()).map((s) => s.id);
+  const ids = (await real.listSongs({}, {})).items.map((s) => s.id);
   calls.clear();
   const data = await post(`{ ${ids.map((id, i) => `s${i}: song(id: ${id}) { id services { id } }`).slice(0, 12).join(' ')} }`);
   expect(Object.keys(data)).toHaveLength(12);
@@ -112,7 +132,7 @@ test('REST GET /api/v1/songs is one store call', async () => {
 
 test('REST GET /api/v1/songs/forService/:id is one store call per record kind', async () => {
   await seedServices(3);
-  const [service] = await real.listServices();
+  const [service] = (await real.listServices({}, {})).items;
   calls.clear();
   const res = await fetch(`${server.url}/api/v1/songs/forService/${service.id}`);
   expect(res.status).toBe(200);

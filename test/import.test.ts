@@ -31,7 +31,7 @@ const songs = (opts: Partial<ImportOptions> & { file: string }) =>
   importFile(store, { kind: 'songs', dryRun: false, skipInvalid: false, batchSize: 500, zone: 'UTC', ...opts });
 const services = (opts: Partial<ImportOptions> & { file: string }) =>
   importFile(store, { kind: 'services', dryRun: false, skipInvalid: false, batchSize: 500, zone: 'Europe/London', ...opts });
-const stored = async () => (await store.listSongs()).map((s) => [s.name, s.artists]);
+const stored = async () => (await store.listSongs({}, {})).items.map((s) => [s.name, s.artists]);
 
 describe('songs', () => {
   it("reads a planning tool's export: BOM, quoted fields, extra columns, names split on ; , & and 'and'", () => {
@@ -71,7 +71,7 @@ describe('songs', () => {
     ]);
     // Importing the same file again changes nothing.
     expect((await songs({ file })).created).toBe(0);
-    expect(await store.listSongs()).toHaveLength(4);
+    expect((await store.listSongs({}, {})).items).toHaveLength(4);
   });
 
   it('accepts Name and Artists as column names, any case', async () => {
@@ -88,7 +88,7 @@ describe('songs', () => {
       { line: 3, reason: 'title must not be empty' },
       { line: 4, reason: 'title must be at most 300 characters' },
     ]);
-    expect(await store.listSongs()).toEqual([]);
+    expect((await store.listSongs({}, {})).items).toEqual([]);
 
     const forced = await songs({ file, skipInvalid: true });
     expect(forced).toMatchObject({ created: 2 });
@@ -103,13 +103,13 @@ describe('songs', () => {
   ])('refuses a malformed file (%s) and writes nothing', async (_label, text, message) => {
     await expect(songs({ file: csv('malformed.csv', text) })).rejects.toThrow(message);
     await expect(songs({ file: csv('malformed.csv', text) })).rejects.toThrow(MalformedFileError);
-    expect(await store.listSongs()).toEqual([]);
+    expect((await store.listSongs({}, {})).items).toEqual([]);
   });
 
   it('--dry-run reports what it would do and writes nothing', async () => {
     const summary = await songs({ file: csv('dry.csv', 'Title\nA\nB\n'), dryRun: true });
     expect(summary).toMatchObject({ created: 2, heldBack: 'dry-run' });
-    expect(await store.listSongs()).toEqual([]);
+    expect((await store.listSongs({}, {})).items).toEqual([]);
   });
 
   it('writes a large file in batches, one transaction each, with a progress bar', async () => {
@@ -138,7 +138,7 @@ describe('songs', () => {
     expect(summary.created).toBe(1200);
     expect(batches).toBe(3);
     expect(drawn).toContain('1200/1200 rows');
-    expect((await store.listSongs()).at(-1)).toMatchObject({ name: 'Song 1199', artists: ['Artist 2'] });
+    expect((await store.listSongs({}, {})).items.at(-1)).toMatchObject({ name: 'Song 1199', artists: ['Artist 2'] });
   });
 });
 
@@ -161,14 +161,14 @@ describe('services with setlists', () => {
     const summary = await services({ file });
     expect(summary).toMatchObject({ rows: 3, created: 2, rejected: [] });
     expect(summary.skipped).toEqual([{ line: 2, reason: `2024-09-01 10:00 SUN_AM duplicates existing service ${existing.id}` }]);
-    const all = await store.listServices();
+    const all = (await store.listServices({}, {})).items;
     expect(all.map((v) => [v.date, v.serviceType])).toEqual([
       [Date.UTC(2024, 8, 1, 9), 'SUN_AM'],
       [Date.UTC(2024, 8, 8, 17, 30), 'SUN_PM'],
       [Date.UTC(2024, 8, 10, 23), 'WED'],
     ]);
     const setlists = await store.setlistsForServices(all.map((v) => v.id));
-    expect(setlists.map((l) => l.map((s) => s.name))).toEqual([[], ['Be Thou My Vision', 'Holy, Holy, Holy', 'Amazing Grace'], []]);
+    expect(setlists.map((l) => l.items.map((s) => s.name))).toEqual([[], ['Be Thou My Vision', 'Holy, Holy, Holy', 'Amazing Grace'], []]);
   });
 
   it('takes one column per place too, and rejects unknown, ambiguous and repeated titles and bad dates', async () => {
@@ -188,11 +188,11 @@ describe('services with setlists', () => {
         reason: "date '2024-13-40' is not a calendar date; service type 'FRI' is not one of SUN_AM, SUN_PM, WED; 'Amazing Grace' is listed twice",
       },
     ]);
-    expect(await store.listServices()).toEqual([]);
+    expect((await store.listServices({}, {})).items).toEqual([]);
 
     await services({ file, skipInvalid: true });
-    const [only] = await store.listServices();
-    expect((await store.setlistsForServices([only.id]))[0].map((s) => s.name)).toEqual(['Be Thou My Vision', 'Amazing Grace']);
+    const [only] = (await store.listServices({}, {})).items;
+    expect((await store.setlistsForServices([only.id]))[0].items.map((s) => s.name)).toEqual(['Be Thou My Vision', 'Amazing Grace']);
   });
 });
 

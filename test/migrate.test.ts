@@ -60,18 +60,18 @@ describe('npm run migrate, SQLite file to SQLite file', () => {
 
     const store = new SqliteStore(target());
     try {
-      expect(await store.listSongs()).toEqual([
+      expect((await store.listSongs({}, {})).items).toEqual([
         { id: 1, name: 'Amazing Grace', artists: ['John Newton', ''] },
         { id: 2, name: 'Be Thou My Vision', artists: ['Traditional Irish', '  BEYONCE\u0301 '] },
         { id: 3, name: 'Crown Him', artists: [] },
       ]);
-      expect(await store.listServices()).toEqual([
+      expect((await store.listServices({}, {})).items).toEqual([
         { id: 1, date: YEAR_1900, serviceType: 'SUN_AM' },
         { id: 2, date: YEAR_2200, serviceType: 'WED' },
       ]);
       // Crown Him was inserted at position 2 after the other two were linked: places and link
       // order (seq) differ, and both survive the copy.
-      const [early, late] = await store.setlistsForServices([1, 2]);
+      const [early, late] = (await store.setlistsForServices([1, 2])).map((p) => p.items);
       expect(early.map((s) => s.name)).toEqual(['Amazing Grace', 'Crown Him', 'Be Thou My Vision']);
       expect(late.map((s) => s.name)).toEqual(['Crown Him']);
       expect(copy.links.map((l) => [l.serviceId, l.songId, l.position, l.seq])).toEqual([
@@ -80,7 +80,7 @@ describe('npm run migrate, SQLite file to SQLite file', () => {
         [1, 3, 2, 3],
         [2, 3, 1, 4],
       ]);
-      expect((await store.songsByArtistKey('beyonc\u00e9')).map((s) => s.id)).toEqual([2]);
+      expect(((await store.songsByArtistKey('beyonc\u00e9', {})).items).map((s) => s.id)).toEqual([2]);
       expect(await store.credentialsByUsername('admin')).toEqual({
         id: 1,
         username: 'Admin',
@@ -95,7 +95,7 @@ describe('npm run migrate, SQLite file to SQLite file', () => {
       expect((await store.createService({ date: 0, serviceType: 'WED' })).id).toBe(4);
       expect((await store.createUser({ username: 'new', passwordHash: 'h', role: 'USER' }))?.id).toBe(4);
       await store.linkSong(1, 5, 3); // inserted at place 3: Be Thou My Vision moves down to 4
-      expect((await store.setlistsForServices([1]))[0].map((s) => s.name)).toEqual([
+      expect((await store.setlistsForServices([1]))[0].items.map((s) => s.name)).toEqual([
         'Amazing Grace',
         'Crown Him',
         'New',

@@ -48,22 +48,35 @@ async function sent(operation: () => Promise<unknown>): Promise<SentStatement[]>
 }
 
 const cases: [string, () => Promise<unknown>][] = [
-  ['listSongs', () => store.listSongs()],
+  ['listSongs', () => store.listSongs({}, {})],
+  ['listSongs (page 2 of 2, by name)', () => store.listSongs({ sort: 'NAME_ASC' }, { limit: 2, offset: 2 })],
+  ['listSongs (by name, descending)', () => store.listSongs({ sort: 'NAME_DESC' }, { limit: 3 })],
+  ['listSongs (by id, descending)', () => store.listSongs({ sort: 'ID_DESC' }, {})],
+  ['listSongs (search)', () => store.listSongs({ search: 'Amy a' }, { limit: 5 })],
+  ['songsAfter (by id)', () => store.songsAfter('ID_ASC', { first: 2, after: { key: 1, id: 1 } })],
+  ['songsAfter (by id, descending)', () => store.songsAfter('ID_DESC', { first: 2, after: { key: 3, id: 3 } })],
+  ['songsAfter (by name)', () => store.songsAfter('NAME_ASC', { first: 2, after: { key: 'b', id: 2 } })],
+  ['songsAfter (by name, descending)', () => store.songsAfter('NAME_DESC', { first: 2, after: { key: 'c', id: 3 } })],
   ['songsByIds', () => store.songsByIds([3, 99, 1])],
-  ['songsByArtistKey', () => store.songsByArtistKey('amy')],
+  ['songsByArtistKey', () => store.songsByArtistKey('amy', { limit: 10 })],
   ['createSong (artist keys distinct and sorted)', () => store.createSong({ name: 'New', artists: ['Zed', 'amy ', 'Amy', 'Bea'] })],
   ['updateSong (name only)', () => store.updateSong(1, { name: 'A' })],
   ['updateSong (artists)', () => store.updateSong(1, { artists: ['Yan', 'Xia'] })],
   ['deleteSong (in two setlists)', () => store.deleteSong(2)],
   ['deleteSong (unknown)', () => store.deleteSong(99)],
-  ['listServices', () => store.listServices()],
+  ['listServices', () => store.listServices({}, {})],
+  ['listServices (of types, newest first, paged)', () => store.listServices({ serviceTypes: ['WED'], sort: 'DATE_DESC' }, { limit: 1, offset: 0 })],
+  ['servicesAfter', () => store.servicesAfter({}, { first: 1, after: { key: 1_700_000_000_000, id: 1 } })],
+  ['servicesAfter (of types, descending)', () => store.servicesAfter({ serviceTypes: ['SUN_AM'], sort: 'DATE_DESC' }, { first: 5, after: { key: 1_700_600_000_000, id: 2 } })],
   ['servicesByIds', () => store.servicesByIds([2, 1])],
-  ['servicesInRange', () => store.servicesInRange({ min: 0, max: 1_700_000_000_000 })],
+  ['servicesInRange', () => store.servicesInRange({ min: 0, max: 1_700_000_000_000 }, { serviceTypes: ['SUN_AM'] }, { limit: 5 })],
   ['createService', () => store.createService({ date: -1, serviceType: 'WED' })],
   ['updateService', () => store.updateService(1, { date: 5 })],
   ['deleteService', () => store.deleteService(1)],
   ['setlistsForServices', () => store.setlistsForServices([2, 1])],
+  ['setlistsForServices (a page of each)', () => store.setlistsForServices([2, 1], { limit: 2, offset: 1 })],
   ['servicesForSongs', () => store.servicesForSongs([2, 4])],
+  ['servicesForSongs (of types, a page of each)', () => store.servicesForSongs([2, 4], { serviceTypes: ['WED'] }, { limit: 1 })],
   ['linkSong (new, appended)', () => store.linkSong(1, 4)],
   ['linkSong (new, inserted at 2)', () => store.linkSong(1, 4, 2)],
   ['linkSong (moved up to 1)', () => store.linkSong(1, 3, 1)],
@@ -93,6 +106,17 @@ const cases: [string, () => Promise<unknown>][] = [
       await source.close();
       return store.importSnapshot(snapshot);
     },
+  ],
+  [
+    'importCatalogue (links created last, after every lock)',
+    () =>
+      store.importCatalogue({
+        songs: [{ name: 'e', artists: ['Amy'] }],
+        services: [
+          { service: { date: 1_701_000_000_000, serviceType: 'SUN_PM' }, songIds: [3, 1] },
+          { service: { date: 1_702_000_000_000, serviceType: 'WED' }, songIds: [] },
+        ],
+      }),
   ],
   ['ping', () => store.ping()],
 ];

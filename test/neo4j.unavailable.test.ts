@@ -53,7 +53,7 @@ describe('Neo4j store without a reachable Neo4j', () => {
     const store = new Neo4jStore(createNeo4jDriver({ uri: `bolt://127.0.0.1:${port}`, user: 'neo4j', password: PASSWORD }));
     try {
       const calls: (() => Promise<unknown>)[] = [
-        () => store.listSongs(),
+        () => store.listSongs({}, {}),
         () => store.createSong({ name: 'x', artists: [] }),
         () => store.ping(),
       ];

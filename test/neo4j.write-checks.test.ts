@@ -42,7 +42,7 @@ async function seeded() {
   return { sim, plain };
 }
 
-const order = async (store: Neo4jStore) => (await store.setlistsForServices([1]))[0].map((s) => s.name);
+const order = async (store: Neo4jStore) => (await store.setlistsForServices([1]))[0].items.map((s) => s.name);
 
 test("linkSong answers 'no-song' and rolls back its moves when the link statement writes nothing", async () => {
   const { sim, plain } = await seeded();

@@ -64,7 +64,7 @@ describe.each(stores)('%s', (_name, make) => {
             if (o.kind === 'delete') deleted.add(o.song);
             await apply(store, o);
           }
-          const actual = (await store.setlistsForServices([1]))[0].map((s) => s.id);
+          const actual = (await store.setlistsForServices([1]))[0].items.map((s) => s.id);
           expect(actual).toEqual(expected);
           const links = (await store.exportSnapshot()).links.sort((a, b) => a.position - b.position);
           expect(links.map((l) => [l.songId, l.position])).toEqual(expected.map((s, i) => [s, i + 1]));

@@ -84,9 +84,9 @@ test('50 concurrent creates from 4 processes, sharing artists named in different
   const ids = reports.flatMap((r) => r.result as number[]);
   expect(new Set(ids).size).toBe(50);
   const store = new SqliteStore(file);
-  expect((await store.listSongs()).length).toBe(50);
-  expect((await store.songsByArtistKey(artistKey('shared one'))).length).toBe(50);
-  expect((await store.songsByArtistKey(artistKey('Shared Two'))).length).toBe(50);
+  expect((await store.listSongs({}, {})).totalCount).toBe(50);
+  expect((await store.songsByArtistKey(artistKey('shared one'), {})).totalCount).toBe(50);
+  expect((await store.songsByArtistKey(artistKey('Shared Two'), {})).totalCount).toBe(50);
   await store.close();
 }, 60_000);
 

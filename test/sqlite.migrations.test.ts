@@ -55,7 +55,7 @@ test('migration 2 renumbers every setlist to 1..n in its old order, and is recor
   const file = versionOneFile();
   const idsBefore = new Database(file, { readonly: true }).prepare('SELECT id, service_id, song_id FROM performed_in ORDER BY id').all();
   const store = new SqliteStore(file);
-  const names = async (serviceId: number) => (await store.setlistsForServices([serviceId]))[0].map((s) => s.name);
+  const names = async (serviceId: number) => (await store.setlistsForServices([serviceId]))[0].items.map((s) => s.name);
   expect(await names(1)).toEqual(['a', 'c', 'b', 'e']);
   expect(await names(3)).toEqual(['b']);
   await store.close();

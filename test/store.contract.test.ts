@@ -22,6 +22,7 @@ import { SqliteStore } from '../src/store/sqlite/store';
 import type { ServiceRecord, Snapshot, SongRecord, Store } from '../src/store/types';
 import { resetSimulatedDriver, simulatedDriver } from './helpers/neo4j-sim';
 import { DAY, YEAR_1900, YEAR_2200, populateRichly } from './helpers/rich-data';
+import { queryContract } from './store.queries.contract';
 
 interface Harness {
   name: string;
@@ -129,7 +130,7 @@ async function songs(store: Store, ...names: string[]): Promise<SongRecord[]> {
   return out;
 }
 
-const setlist = async (store: Store, serviceId: number) => names((await store.setlistsForServices([serviceId]))[0]);
+const setlist = async (store: Store, serviceId: number) => names(((await store.setlistsForServices([serviceId])).map((p) => p.items))[0]);
 
 /**
  * A setlist as stored: "<position> <name>" from the store's own snapshot, ordered by position,
@@ -175,7 +176,7 @@ function storeContract(harness: () => Harness) {
         expect(a).toEqual({ id: a.id, name: 'Amazing Grace', artists: ['John Newton', '', ' spaced '] });
         expect(Number.isSafeInteger(a.id) && a.id >= 1).toBe(true);
         expect(b.id).toBeGreaterThan(a.id);
-        expect(await store.listSongs()).toEqual([a, b]);
+        expect((await store.listSongs({}, {})).items).toEqual([a, b]);
         expect(await store.songsByIds([b.id])).toEqual([b]);
       });
 
@@ -199,7 +200,7 @@ function storeContract(harness: () => Harness) {
         const [a, b] = await songs(store, 'A', 'B');
         expect(await store.deleteSong(a.id)).toBe(true);
         expect(await store.deleteSong(a.id)).toBe(false);
-        expect(await store.listSongs()).toEqual([b]);
+        expect((await store.listSongs({}, {})).items).toEqual([b]);
         expect(await store.songsByIds([a.id])).toEqual([null]);
       });
 
@@ -215,8 +216,8 @@ function storeContract(harness: () => Harness) {
           Array.from({ length: 50 }, (_, i) => store.createSong({ name: `Song ${i}`, artists: ['Same Artist'] })),
         );
         expect(new Set(created.map((s) => s.id)).size).toBe(50);
-        expect((await store.listSongs()).length).toBe(50);
-        expect((await store.songsByArtistKey(artistKey('same artist'))).length).toBe(50);
+        expect(((await store.listSongs({}, {})).items).length).toBe(50);
+        expect(((await store.songsByArtistKey(artistKey('same artist'), {})).items).length).toBe(50);
       }, 60_000);
       it('creates songs naming the same artists in different orders at once, without deadlock', async () => {
         const artists = ['Alpha', 'Beta', 'Gamma'];
@@ -226,7 +227,7 @@ function storeContract(harness: () => Harness) {
           ),
         );
         expect(new Set(created.map((s) => s.id)).size).toBe(20);
-        for (const artist of artists) expect((await store.songsByArtistKey(artistKey(artist))).length).toBe(20);
+        for (const artist of artists) expect((await store.songsByArtistKey(artistKey(artist), {})).totalCount).toBe(20);
       }, 60_000);
     });
 
@@ -235,39 +236,41 @@ function storeContract(harness: () => Harness) {
         const a = await store.createSong({ name: 'A', artists: ['hillsong worship '] });
         const b = await store.createSong({ name: 'B', artists: ['Other', 'HILLSONG Worship'] });
         await store.createSong({ name: 'C', artists: ['Hillsong'] });
-        expect(await store.songsByArtistKey(artistKey('  Hillsong Worship'))).toEqual([a, b]);
-        expect(await store.songsByArtistKey(artistKey('nobody'))).toEqual([]);
+        expect((await store.songsByArtistKey(artistKey('  Hillsong Worship'), {})).items).toEqual([a, b]);
+        expect((await store.songsByArtistKey(artistKey('nobody'), {})).items).toEqual([]);
       });
 
       it("treats a decomposed 'e\\u0301' and a composed '\\u00e9' as the same artist", async () => {
         const decomposed = await store.createSong({ name: 'D', artists: ['Beyonce\u0301'] });
         const composed = await store.createSong({ name: 'C', artists: ['BEYONC\u00c9'] });
-        expect(await store.songsByArtistKey(artistKey('beyonc\u00e9'))).toEqual([decomposed, composed]);
-        expect(await store.songsByArtistKey(artistKey('Beyonce\u0301'))).toEqual([decomposed, composed]);
-        expect(await store.songsByArtistKey(artistKey('Beyonce'))).toEqual([]);
+        expect((await store.songsByArtistKey(artistKey('beyonc\u00e9'), {})).items).toEqual([decomposed, composed]);
+        expect((await store.songsByArtistKey(artistKey('Beyonce\u0301'), {})).items).toEqual([decomposed, composed]);
+        expect((await store.songsByArtistKey(artistKey('Beyonce'), {})).items).toEqual([]);
       });
 
       it('lists a song once when it names the same artist twice', async () => {
         const s = await store.createSong({ name: 'S', artists: ['Twice', ' twice'] });
-        expect(await store.songsByArtistKey(artistKey('twice'))).toEqual([s]);
+        expect((await store.songsByArtistKey(artistKey('twice'), {})).items).toEqual([s]);
       });
 
       it('follows updates and deletes', async () => {
         const s = await store.createSong({ name: 'S', artists: ['First'] });
         await store.updateSong(s.id, { artists: ['Second'] });
-        expect(await store.songsByArtistKey(artistKey('first'))).toEqual([]);
-        expect(ids(await store.songsByArtistKey(artistKey('second')))).toEqual([s.id]);
+        expect((await store.songsByArtistKey(artistKey('first'), {})).items).toEqual([]);
+        expect(ids((await store.songsByArtistKey(artistKey('second'), {})).items)).toEqual([s.id]);
         await store.updateSong(s.id, { name: 'Renamed' }); // artists untouched: still indexed
-        expect(names(await store.songsByArtistKey(artistKey('second')))).toEqual(['Renamed']);
+        expect(names((await store.songsByArtistKey(artistKey('second'), {})).items)).toEqual(['Renamed']);
         await store.deleteSong(s.id);
-        expect(await store.songsByArtistKey(artistKey('second'))).toEqual([]);
+        expect((await store.songsByArtistKey(artistKey('second'), {})).items).toEqual([]);
       });
 
       it('indexes an empty artist like any other', async () => {
         const s = await store.createSong({ name: 'S', artists: [''] });
-        expect(await store.songsByArtistKey(artistKey('  '))).toEqual([s]);
+        expect((await store.songsByArtistKey(artistKey('  '), {})).items).toEqual([s]);
       });
     });
+
+    queryContract(() => store);
 
     describe('services', () => {
       it('creates, reads, updates by merging, deletes', async () => {
@@ -278,14 +281,14 @@ function storeContract(harness: () => Harness) {
         expect(await store.updateService(999, { date: 1 })).toBeNull();
         expect(await store.deleteService(v.id)).toBe(true);
         expect(await store.deleteService(v.id)).toBe(false);
-        expect(await store.listServices()).toEqual([]);
+        expect((await store.listServices({}, {})).items).toEqual([]);
       });
 
       it('lists by date then id; batch reads keep order and nulls', async () => {
         const late = await store.createService({ date: 3 * DAY, serviceType: 'SUN_AM' });
         const early = await store.createService({ date: YEAR_1900, serviceType: 'SUN_PM' });
         const sameAsLate = await store.createService({ date: 3 * DAY, serviceType: 'WED' });
-        expect(ids(await store.listServices())).toEqual([early.id, late.id, sameAsLate.id]);
+        expect(ids((await store.listServices({}, {})).items)).toEqual([early.id, late.id, sameAsLate.id]);
         expect(ids(await store.servicesByIds([sameAsLate.id, 404, early.id]))).toEqual([sameAsLate.id, null, early.id]);
         expect(await store.servicesByIds([])).toEqual([]);
       });
@@ -297,7 +300,7 @@ function storeContract(harness: () => Harness) {
         const t200b = await at(200);
         const t300 = await at(300);
         const old = await at(YEAR_1900);
-        const range = async (min: number, max: number) => ids(await store.servicesInRange({ min, max }));
+        const range = async (min: number, max: number) => ids((await store.servicesInRange({ min, max }, {}, {})).items);
         expect(await range(200, 200)).toEqual([t200, t200b]);
         expect(await range(100, 300)).toEqual([t100, t200, t200b, t300]);
         expect(await range(101, 299)).toEqual([t200, t200b]);
@@ -440,12 +443,12 @@ function storeContract(harness: () => Harness) {
         await store.replaceSetlist(service.id, [b.id, a.id]);
         await store.replaceSetlist(other.id, [a.id]);
         await store.replaceSetlist(later.id, [a.id, c.id]);
-        const lists = await store.setlistsForServices([later.id, 999, service.id, other.id]);
+        const lists = (await store.setlistsForServices([later.id, 999, service.id, other.id])).map((p) => p.items);
         expect(lists.map(names)).toEqual([['a', 'c'], [], ['b', 'a'], ['a']]);
-        expect(await store.setlistsForServices([])).toEqual([]);
-        const performed = await store.servicesForSongs([a.id, d.id, 999, c.id]);
+        expect((await store.setlistsForServices([])).map((p) => p.items)).toEqual([]);
+        const performed = (await store.servicesForSongs([a.id, d.id, 999, c.id])).map((p) => p.items);
         expect(performed.map((list) => ids(list))).toEqual([[other.id, service.id, later.id], [], [], [later.id]]);
-        expect(await store.servicesForSongs([])).toEqual([]);
+        expect((await store.servicesForSongs([])).map((p) => p.items)).toEqual([]);
       });
 
       it('cascades: deleting a song or a service removes its links, and only them', async () => {
@@ -456,9 +459,9 @@ function storeContract(harness: () => Harness) {
         expect(await setlist(store, service.id)).toEqual(['a', 'c']);
         expect(await setlist(store, other.id)).toEqual([]);
         await store.deleteService(service.id);
-        expect((await store.servicesForSongs([a.id, c.id])).map((l) => ids(l))).toEqual([[], []]);
-        expect(ids(await store.listSongs())).toEqual([a.id, c.id, d.id]);
-        expect(await store.setlistsForServices([service.id])).toEqual([[]]);
+        expect(((await store.servicesForSongs([a.id, c.id])).map((p) => p.items)).map((l) => ids(l))).toEqual([[], []]);
+        expect(ids((await store.listSongs({}, {})).items)).toEqual([a.id, c.id, d.id]);
+        expect((await store.setlistsForServices([service.id])).map((p) => p.items)).toEqual([[]]);
       });
     });
 
@@ -550,13 +553,13 @@ function storeContract(harness: () => Harness) {
 
         // The imported data behaves, not just exports: order, artist index, credentials.
         const [early, late] = snapshot.services;
-        expect(names((await store.setlistsForServices([early.id]))[0])).toEqual([
+        expect(names(((await store.setlistsForServices([early.id])).map((p) => p.items))[0])).toEqual([
           'Amazing Grace',
           'Crown Him',
           'Be Thou My Vision',
         ]);
-        expect(ids((await store.servicesForSongs([3]))[0])).toEqual([early.id, late.id]);
-        expect(names(await store.songsByArtistKey(artistKey('Beyonc\u00e9')))).toEqual(['Be Thou My Vision']);
+        expect(ids(((await store.servicesForSongs([3])).map((p) => p.items))[0])).toEqual([early.id, late.id]);
+        expect(names((await store.songsByArtistKey(artistKey('Beyonc\u00e9'), {})).items)).toEqual(['Be Thou My Vision']);
         expect(await store.credentialsByUsername('ADMIN')).toMatchObject({ passwordHash: 'scrypt$admin2', tokenVersion: 1 });
 
         const back = tempSqlite();
@@ -595,7 +598,7 @@ function storeContract(harness: () => Harness) {
         await source.close();
         const broken: Snapshot = { ...snapshot, links: [...snapshot.links, { serviceId: 1, songId: 77, position: 1, seq: 99 }] };
         await expect(store.importSnapshot(broken)).rejects.toThrow(SnapshotError);
-        expect(await store.listSongs()).toEqual([]);
+        expect((await store.listSongs({}, {})).items).toEqual([]);
       });
     });
 
@@ -621,8 +624,8 @@ function storeContract(harness: () => Harness) {
           [2 * DAY, 'SUN_PM'],
           [DAY, 'SUN_AM'],
         ]);
-        expect(await store.songsByArtistKey(artistKey('ANN'))).toEqual([out.songs[0]]);
-        expect(await store.setlistsForServices(out.services.map((v) => v.id))).toEqual([[before], []]);
+        expect((await store.songsByArtistKey(artistKey('ANN'), {})).items).toEqual([out.songs[0]]);
+        expect((await store.setlistsForServices(out.services.map((v) => v.id))).map((p) => p.items)).toEqual([[before], []]);
 
         // A setlist may name songs of an earlier batch; positions follow the order given.
         const [a, b] = out.songs;
@@ -630,8 +633,8 @@ function storeContract(harness: () => Harness) {
           songs: [],
           services: [{ service: { date: 3 * DAY, serviceType: 'WED' }, songIds: [b.id, before.id, a.id] }],
         });
-        expect((await store.setlistsForServices([next.services[0].id]))[0].map((s) => s.id)).toEqual([b.id, before.id, a.id]);
-        expect(await store.servicesForSongs([a.id])).toEqual([[next.services[0]]]);
+        expect((await store.setlistsForServices([next.services[0].id]))[0].items.map((s) => s.id)).toEqual([b.id, before.id, a.id]);
+        expect((await store.servicesForSongs([a.id])).map((p) => p.items)).toEqual([[next.services[0]]]);
       });
 
       it('writes nothing of a batch whose setlist names a missing or repeated song', async () => {
@@ -644,9 +647,9 @@ function storeContract(harness: () => Harness) {
             }),
           ).rejects.toThrow(CatalogueError);
         }
-        expect(await store.listSongs()).toEqual([song]);
-        expect(await store.listServices()).toEqual([]);
-        expect(await store.songsByArtistKey(artistKey('nobody'))).toEqual([]);
+        expect((await store.listSongs({}, {})).items).toEqual([song]);
+        expect((await store.listServices({}, {})).items).toEqual([]);
+        expect((await store.songsByArtistKey(artistKey('nobody'), {})).items).toEqual([]);
       });
     });
 

@@ -56,7 +56,7 @@ async function main() {
   const force = process.argv.includes('--force');
   const store = await createStore(loadConfig());
   try {
-    if (!force && (await store.listSongs()).length > 0) {
+    if (!force && (await store.listSongs({}, { limit: 1 })).totalCount > 0) {
       console.log('The store already has songs; nothing seeded (use --force to add the demo data anyway).');
       return;
     }

@@ -25,6 +25,11 @@ const songIds = z
   .refine((ids) => new Set(ids).size === ids.length, 'must not list the same song twice');
 
 const nonNull = <T extends z.ZodTypeAny>(t: T) => t.optional();
+/** Song search text (SEARCH_MAX_LENGTH in ./search.ts). */
+const search = z
+  .string()
+  .max(200, 'must be at most 200 characters')
+  .refine((s) => s.trim().length > 0, 'must not be empty');
 
 export const rules = {
   createSong: z.object({ name, artists: artists.optional() }),
@@ -33,6 +38,12 @@ export const rules = {
   setlist: z.object({ songIds }),
   createUser: z.object({ username, password }),
   updateUser: z.object({ username: nonNull(username), password: nonNull(password) }),
+  listSongs: z
+    .object({ search: nonNull(search), sort: z.unknown().optional() })
+    .refine((a) => a.search === undefined || a.sort == null, {
+      path: ['sort'],
+      message: 'cannot be combined with a search (results come by relevance)',
+    }),
 };
 
 /**
@@ -47,6 +58,7 @@ export const rulesByField: Readonly<Record<string, z.ZodObject>> = {
   'Mutation.setServiceSongs': rules.setlist,
   'Mutation.createUser': rules.createUser,
   'Mutation.updateUser': rules.updateUser,
+  'Query.songs': rules.listSongs,
 };
 
 const problemsOf = (error: z.ZodError): FieldProblem[] =>

@@ -150,13 +150,29 @@ export type MutationUpdateUserArgs = {
   username?: InputMaybe<Scalars['String']['input']>;
 };
 
+/** Where a connection page stands (Relay cursor connections). */
+export type PageInfo = {
+  __typename?: 'PageInfo';
+  /** Cursor of the last item of the page; pass it as `after` for the next page. Null when the page is empty. */
+  endCursor: Maybe<Scalars['String']['output']>;
+  /** True when more items follow this page. */
+  hasNextPage: Scalars['Boolean']['output'];
+  /** Always false: connections page forward only. */
+  hasPreviousPage: Scalars['Boolean']['output'];
+  /** Cursor of the first item of the page; null when the page is empty. */
+  startCursor: Maybe<Scalars['String']['output']>;
+};
+
 export type Query = {
   __typename?: 'Query';
   /** The authenticated user. */
   me: User;
   /** One service, or null when no service has that id. */
   service: Maybe<Service>;
-  /** All services, ordered by date then id. */
+  /**
+   * All services, ordered by date then id (`sort: DATE_DESC` for newest first). `serviceTypes` keeps
+   * only services of those types. REST: `GET /services?serviceType=SUN_AM&serviceType=WED&sort=-date`.
+   */
   services: Array<Service>;
   /**
    * Services strictly after `date`: epoch ms or an ISO-8601 date-time (an instant), or YYYY-MM-DD
@@ -167,14 +183,30 @@ export type Query = {
   servicesBefore: Array<Service>;
   /** Services from `from` (instant or start of day) to `to` (instant or end of day), both inclusive. */
   servicesBetween: Array<Service>;
+  /**
+   * All services as a Relay connection: `first` (1 to 1000, default 20) after the opaque cursor
+   * `after`, in `sort` order, optionally only `serviceTypes`. A cursor from another list, order or
+   * filter, or not made by this API, is BAD_REQUEST.
+   */
+  servicesConnection: ServiceConnection;
   /** Services in which the given song was performed, ordered by date then id. */
   servicesWithSong: Array<Service>;
   /** One song, or null when no song has that id. */
   song: Maybe<Song>;
-  /** All songs, ordered by id. */
+  /**
+   * All songs, ordered by id, or by `sort`. With `search` (1 to 200 characters): songs whose name or
+   * artists contain every word, ignoring case, accents and punctuation, the last word as a prefix;
+   * ordered by relevance, then id (`sort` is then not allowed). REST: `GET /songs?q=...&sort=name`.
+   */
   songs: Array<Song>;
   /** Songs with an artist equal to the given one, compared trimmed, NFC-normalised and case-insensitively. Ordered by id. */
   songsByArtist: Array<Song>;
+  /**
+   * All songs as a Relay connection: `first` (1 to 1000, default 20) songs after the opaque cursor
+   * `after`, in `sort` order. Cursors are keyset positions (never an offset); one from another list
+   * or order, or not made by this API, is BAD_REQUEST.
+   */
+  songsConnection: SongConnection;
   /** The setlist of a service, in setlist order (position 1 first). */
   songsForService: Array<Song>;
   /** One user (ADMIN, or the user itself); null when unknown. */
@@ -192,6 +224,8 @@ export type QueryServiceArgs = {
 export type QueryServicesArgs = {
   limit?: InputMaybe<Scalars['Int']['input']>;
   offset?: InputMaybe<Scalars['Int']['input']>;
+  serviceTypes?: InputMaybe<Array<ServiceType>>;
+  sort?: InputMaybe<ServiceSort>;
 };
 
 
@@ -199,6 +233,7 @@ export type QueryServicesAfterArgs = {
   date: Scalars['String']['input'];
   limit?: InputMaybe<Scalars['Int']['input']>;
   offset?: InputMaybe<Scalars['Int']['input']>;
+  serviceTypes?: InputMaybe<Array<ServiceType>>;
 };
 
 
@@ -206,6 +241,7 @@ export type QueryServicesBeforeArgs = {
   date: Scalars['String']['input'];
   limit?: InputMaybe<Scalars['Int']['input']>;
   offset?: InputMaybe<Scalars['Int']['input']>;
+  serviceTypes?: InputMaybe<Array<ServiceType>>;
 };
 
 
@@ -213,13 +249,23 @@ export type QueryServicesBetweenArgs = {
   from: Scalars['String']['input'];
   limit?: InputMaybe<Scalars['Int']['input']>;
   offset?: InputMaybe<Scalars['Int']['input']>;
+  serviceTypes?: InputMaybe<Array<ServiceType>>;
   to: Scalars['String']['input'];
+};
+
+
+export type QueryServicesConnectionArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  serviceTypes?: InputMaybe<Array<ServiceType>>;
+  sort?: InputMaybe<ServiceSort>;
 };
 
 
 export type QueryServicesWithSongArgs = {
   limit?: InputMaybe<Scalars['Int']['input']>;
   offset?: InputMaybe<Scalars['Int']['input']>;
+  serviceTypes?: InputMaybe<Array<ServiceType>>;
   songId: Scalars['Int']['input'];
 };
 
@@ -232,6 +278,8 @@ export type QuerySongArgs = {
 export type QuerySongsArgs = {
   limit?: InputMaybe<Scalars['Int']['input']>;
   offset?: InputMaybe<Scalars['Int']['input']>;
+  search?: InputMaybe<Scalars['String']['input']>;
+  sort?: InputMaybe<SongSort>;
 };
 
 
@@ -239,6 +287,13 @@ export type QuerySongsByArtistArgs = {
   artist: Scalars['String']['input'];
   limit?: InputMaybe<Scalars['Int']['input']>;
   offset?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+export type QuerySongsConnectionArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  sort?: InputMaybe<SongSort>;
 };
 
 
@@ -271,9 +326,37 @@ export type Service = {
   serviceType: ServiceType;
   /** The setlist with each song's place: positions 1..n without gaps, in order. */
   setlist: Array<SetlistEntry>;
-  /** The setlist's songs, in setlist order (position 1 first). */
+  /** The setlist's songs, in setlist order (position 1 first). `limit`/`offset` page each service's setlist separately. */
   songs: Array<Song>;
 };
+
+
+/** One church service (an occasion). */
+export type ServiceSongsArgs = {
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  offset?: InputMaybe<Scalars['Int']['input']>;
+};
+
+/** A page of services for cursor paging (Relay connection). */
+export type ServiceConnection = {
+  __typename?: 'ServiceConnection';
+  edges: Array<ServiceEdge>;
+  pageInfo: PageInfo;
+  /** Services in the whole (filtered) list, not just this page. */
+  totalCount: Scalars['Int']['output'];
+};
+
+/** One service of a ServiceConnection page and the cursor just after it. */
+export type ServiceEdge = {
+  __typename?: 'ServiceEdge';
+  cursor: Scalars['String']['output'];
+  node: Service;
+};
+
+/** Orders of the service list: by date, then id, in the same direction. */
+export type ServiceSort =
+  | 'DATE_ASC'
+  | 'DATE_DESC';
 
 /** The kind of church service. */
 export type ServiceType =
@@ -299,9 +382,43 @@ export type Song = {
   artists: Array<Scalars['String']['output']>;
   id: Scalars['Int']['output'];
   name: Scalars['String']['output'];
-  /** Services in which the song was performed, ordered by date then id. */
+  /**
+   * Services in which the song was performed, ordered by date then id. `limit`/`offset` page each
+   * song's list separately; `serviceTypes` keeps only services of those types.
+   */
   services: Array<Service>;
 };
+
+
+/** A worship song. */
+export type SongServicesArgs = {
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  offset?: InputMaybe<Scalars['Int']['input']>;
+  serviceTypes?: InputMaybe<Array<ServiceType>>;
+};
+
+/** A page of songs for cursor paging (Relay connection). */
+export type SongConnection = {
+  __typename?: 'SongConnection';
+  edges: Array<SongEdge>;
+  pageInfo: PageInfo;
+  /** Songs in the whole list, not just this page. */
+  totalCount: Scalars['Int']['output'];
+};
+
+/** One song of a SongConnection page and the cursor just after it. */
+export type SongEdge = {
+  __typename?: 'SongEdge';
+  cursor: Scalars['String']['output'];
+  node: Song;
+};
+
+/** Orders of the song list. Names compare by Unicode code point; ties (and ID_*) go by id in the same direction. */
+export type SongSort =
+  | 'ID_ASC'
+  | 'ID_DESC'
+  | 'NAME_ASC'
+  | 'NAME_DESC';
 
 /** An account. Passwords never leave the server. */
 export type User = {
@@ -386,12 +503,19 @@ export type ResolversTypes = {
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
   Mutation: ResolverTypeWrapper<{}>;
+  PageInfo: ResolverTypeWrapper<PageInfo>;
   Query: ResolverTypeWrapper<{}>;
   Role: Role;
   Service: ResolverTypeWrapper<ServiceRecord>;
+  ServiceConnection: ResolverTypeWrapper<Omit<ServiceConnection, 'edges'> & { edges: Array<ResolversTypes['ServiceEdge']> }>;
+  ServiceEdge: ResolverTypeWrapper<Omit<ServiceEdge, 'node'> & { node: ResolversTypes['Service'] }>;
+  ServiceSort: ServiceSort;
   ServiceType: ServiceType;
   SetlistEntry: ResolverTypeWrapper<SetlistEntryRecord>;
   Song: ResolverTypeWrapper<SongRecord>;
+  SongConnection: ResolverTypeWrapper<Omit<SongConnection, 'edges'> & { edges: Array<ResolversTypes['SongEdge']> }>;
+  SongEdge: ResolverTypeWrapper<Omit<SongEdge, 'node'> & { node: ResolversTypes['Song'] }>;
+  SongSort: SongSort;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
   Timestamp: ResolverTypeWrapper<Scalars['Timestamp']['output']>;
   User: ResolverTypeWrapper<UserRecord>;
@@ -403,10 +527,15 @@ export type ResolversParentTypes = {
   Boolean: Scalars['Boolean']['output'];
   Int: Scalars['Int']['output'];
   Mutation: {};
+  PageInfo: PageInfo;
   Query: {};
   Service: ServiceRecord;
+  ServiceConnection: Omit<ServiceConnection, 'edges'> & { edges: Array<ResolversParentTypes['ServiceEdge']> };
+  ServiceEdge: Omit<ServiceEdge, 'node'> & { node: ResolversParentTypes['Service'] };
   SetlistEntry: SetlistEntryRecord;
   Song: SongRecord;
+  SongConnection: Omit<SongConnection, 'edges'> & { edges: Array<ResolversParentTypes['SongEdge']> };
+  SongEdge: Omit<SongEdge, 'node'> & { node: ResolversParentTypes['Song'] };
   String: Scalars['String']['output'];
   Timestamp: Scalars['Timestamp']['output'];
   User: UserRecord;
@@ -436,6 +565,14 @@ export type MutationResolvers<ContextType = GraphQLContext, ParentType extends R
   updateUser?: Resolver<ResolversTypes['User'], ParentType, ContextType, RequireFields<MutationUpdateUserArgs, 'id'>>;
 };
 
+export type PageInfoResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['PageInfo'] = ResolversParentTypes['PageInfo']> = {
+  endCursor?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  hasNextPage?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  hasPreviousPage?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  startCursor?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
 export type QueryResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
   me?: Resolver<ResolversTypes['User'], ParentType, ContextType>;
   service?: Resolver<Maybe<ResolversTypes['Service']>, ParentType, ContextType, RequireFields<QueryServiceArgs, 'id'>>;
@@ -443,10 +580,12 @@ export type QueryResolvers<ContextType = GraphQLContext, ParentType extends Reso
   servicesAfter?: Resolver<Array<ResolversTypes['Service']>, ParentType, ContextType, RequireFields<QueryServicesAfterArgs, 'date'>>;
   servicesBefore?: Resolver<Array<ResolversTypes['Service']>, ParentType, ContextType, RequireFields<QueryServicesBeforeArgs, 'date'>>;
   servicesBetween?: Resolver<Array<ResolversTypes['Service']>, ParentType, ContextType, RequireFields<QueryServicesBetweenArgs, 'from' | 'to'>>;
+  servicesConnection?: Resolver<ResolversTypes['ServiceConnection'], ParentType, ContextType, Partial<QueryServicesConnectionArgs>>;
   servicesWithSong?: Resolver<Array<ResolversTypes['Service']>, ParentType, ContextType, RequireFields<QueryServicesWithSongArgs, 'songId'>>;
   song?: Resolver<Maybe<ResolversTypes['Song']>, ParentType, ContextType, RequireFields<QuerySongArgs, 'id'>>;
   songs?: Resolver<Array<ResolversTypes['Song']>, ParentType, ContextType, Partial<QuerySongsArgs>>;
   songsByArtist?: Resolver<Array<ResolversTypes['Song']>, ParentType, ContextType, RequireFields<QuerySongsByArtistArgs, 'artist'>>;
+  songsConnection?: Resolver<ResolversTypes['SongConnection'], ParentType, ContextType, Partial<QuerySongsConnectionArgs>>;
   songsForService?: Resolver<Array<ResolversTypes['Song']>, ParentType, ContextType, RequireFields<QuerySongsForServiceArgs, 'serviceId'>>;
   user?: Resolver<Maybe<ResolversTypes['User']>, ParentType, ContextType, RequireFields<QueryUserArgs, 'id'>>;
   users?: Resolver<Array<ResolversTypes['User']>, ParentType, ContextType, Partial<QueryUsersArgs>>;
@@ -457,7 +596,20 @@ export type ServiceResolvers<ContextType = GraphQLContext, ParentType extends Re
   id?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   serviceType?: Resolver<ResolversTypes['ServiceType'], ParentType, ContextType>;
   setlist?: Resolver<Array<ResolversTypes['SetlistEntry']>, ParentType, ContextType>;
-  songs?: Resolver<Array<ResolversTypes['Song']>, ParentType, ContextType>;
+  songs?: Resolver<Array<ResolversTypes['Song']>, ParentType, ContextType, Partial<ServiceSongsArgs>>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
+export type ServiceConnectionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ServiceConnection'] = ResolversParentTypes['ServiceConnection']> = {
+  edges?: Resolver<Array<ResolversTypes['ServiceEdge']>, ParentType, ContextType>;
+  pageInfo?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
+  totalCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
+export type ServiceEdgeResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ServiceEdge'] = ResolversParentTypes['ServiceEdge']> = {
+  cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  node?: Resolver<ResolversTypes['Service'], ParentType, ContextType>;
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
@@ -471,7 +623,20 @@ export type SongResolvers<ContextType = GraphQLContext, ParentType extends Resol
   artists?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
-  services?: Resolver<Array<ResolversTypes['Service']>, ParentType, ContextType>;
+  services?: Resolver<Array<ResolversTypes['Service']>, ParentType, ContextType, Partial<SongServicesArgs>>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
+export type SongConnectionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['SongConnection'] = ResolversParentTypes['SongConnection']> = {
+  edges?: Resolver<Array<ResolversTypes['SongEdge']>, ParentType, ContextType>;
+  pageInfo?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
+  totalCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
+export type SongEdgeResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['SongEdge'] = ResolversParentTypes['SongEdge']> = {
+  cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  node?: Resolver<ResolversTypes['Song'], ParentType, ContextType>;
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
@@ -489,10 +654,15 @@ export type UserResolvers<ContextType = GraphQLContext, ParentType extends Resol
 export type Resolvers<ContextType = GraphQLContext> = {
   AuthPayload?: AuthPayloadResolvers<ContextType>;
   Mutation?: MutationResolvers<ContextType>;
+  PageInfo?: PageInfoResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
   Service?: ServiceResolvers<ContextType>;
+  ServiceConnection?: ServiceConnectionResolvers<ContextType>;
+  ServiceEdge?: ServiceEdgeResolvers<ContextType>;
   SetlistEntry?: SetlistEntryResolvers<ContextType>;
   Song?: SongResolvers<ContextType>;
+  SongConnection?: SongConnectionResolvers<ContextType>;
+  SongEdge?: SongEdgeResolvers<ContextType>;
   Timestamp?: GraphQLScalarType;
   User?: UserResolvers<ContextType>;
 };

@@ -20,8 +20,11 @@ export interface GraphQLContext extends Services {
   viewer: Viewer;
   /** Client address, for login rate limiting. */
   clientAddress: string;
-  /** Facts about the answer that a transport may surface: REST sends `totalCount` as X-Total-Count. */
-  meta: { totalCount?: number };
+  /**
+   * The full size of each paged root list, by response key: REST sends its field's as
+   * X-Total-Count. Keyed rather than one slot so that no other list in the answer can overwrite it.
+   */
+  totalCounts: Map<string, number>;
 }
 
 export interface RequestInfo {
@@ -39,6 +42,6 @@ export function createContext(services: Services, req: RequestInfo): GraphQLCont
     },
     viewer: new Viewer(bearerToken(req.authorization), services.tokens, services.store),
     clientAddress: req.clientAddress,
-    meta: {},
+    totalCounts: new Map(),
   };
 }

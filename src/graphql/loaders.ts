@@ -1,20 +1,42 @@
 import DataLoader from 'dataloader';
-import type { Store } from '../store/types';
+import type { Page, ServiceFilter, Store } from '../store/types';
 
 /**
- * Per-request batching: every `load` made while one GraphQL level resolves becomes one store call.
- * A query over N services with their songs therefore costs the same number of store calls for any
- * N. Made fresh for each request so that no cached record outlives its request.
+ * Loaders by the arguments they were made for: every `load` with the same arguments while one
+ * GraphQL level resolves becomes one store call. Lives as long as its request, and holds one
+ * loader per distinct argument set the query spells out, so it is bounded by the query's size.
+ */
+function byArguments<A, V>(make: (args: A) => DataLoader<number, V>) {
+  const loaders = new Map<string, DataLoader<number, V>>();
+  return (args: A): DataLoader<number, V> => {
+    const key = JSON.stringify(args);
+    let loader = loaders.get(key);
+    if (!loader) loaders.set(key, (loader = make(args)));
+    return loader;
+  };
+}
+
+/**
+ * Per-request batching: a query over N services with their songs costs the same number of store
+ * calls for any N, and paged relation fields (`songs(limit: 3)`) are paged per parent by the
+ * store in that same call. Made fresh for each request so that no cached record outlives it.
  */
 export function createLoaders(store: Store) {
   return {
     song: new DataLoader((ids: readonly number[]) => store.songsByIds(ids)),
     service: new DataLoader((ids: readonly number[]) => store.servicesByIds(ids)),
     user: new DataLoader((ids: readonly number[]) => store.usersByIds(ids)),
-    /** Setlist of a service, in setlist order. */
-    setlist: new DataLoader((serviceIds: readonly number[]) => store.setlistsForServices(serviceIds)),
-    /** Services a song was performed in, by date. */
-    performances: new DataLoader((songIds: readonly number[]) => store.servicesForSongs(songIds)),
+    /** The whole setlist of a service, in setlist order (what a setlist write answers). */
+    setlist: new DataLoader(async (serviceIds: readonly number[]) =>
+      (await store.setlistsForServices(serviceIds)).map((p) => p.items),
+    ),
+    /** A page of each service's setlist. */
+    setlistPage: byArguments((page: Page) => new DataLoader((ids: readonly number[]) => store.setlistsForServices(ids, page))),
+    /** A page of the services each song was performed in, by date. */
+    performancePage: byArguments(
+      ({ filter, page }: { filter: ServiceFilter; page: Page }) =>
+        new DataLoader((ids: readonly number[]) => store.servicesForSongs(ids, filter, page)),
+    ),
   };
 }
 

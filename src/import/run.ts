@@ -54,9 +54,12 @@ async function plan(store: Store, opts: ImportOptions): Promise<Plan<unknown> & 
     throw new MalformedFileError(`cannot read ${opts.file} (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
   }
   const table = readCsv(text);
-  const songs = await store.listSongs();
+  // Duplicates are found against the whole catalogue, which an offline import reads once.
+  const songs = (await store.listSongs({}, {})).items;
   const made =
-    opts.kind === 'songs' ? planSongs(table, songs) : planServices(table, songs, await store.listServices(), opts.zone);
+    opts.kind === 'songs'
+      ? planSongs(table, songs)
+      : planServices(table, songs, (await store.listServices({}, {})).items, opts.zone);
   return { ...made, rows: table.rows.length };
 }
 

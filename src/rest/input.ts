@@ -3,6 +3,7 @@ import {
   getNamedType,
   GraphQLInt,
   isEnumType,
+  type GraphQLEnumType,
   isListType,
   isNonNullType,
   type GraphQLArgument,
@@ -48,12 +49,94 @@ function pathValue(arg: GraphQLArgument, raw: string): string | number {
   return Number(raw);
 }
 
-/** `limit` and `offset` query parameters, read as strictly as path ids. */
-function queryValue(arg: GraphQLArgument, raw: unknown): number {
-  if (typeof raw !== 'string' || !NATURAL.test(raw) || Number(raw) > MAX_INT) {
-    throw new AppError('BAD_REQUEST', `${arg.name} must be a whole number`);
+/**
+ * Query parameters whose REST name is not the argument's: `?q=` is `search`, and a list argument is
+ * a repeated parameter named in the singular (`?serviceType=SUN_AM&serviceType=WED`).
+ */
+export const QUERY_NAMES: Readonly<Record<string, string>> = { search: 'q', serviceTypes: 'serviceType' };
+export const queryName = (arg: string) => QUERY_NAMES[arg] ?? arg;
+
+/**
+ * Sort enums (every value `FIELD_ASC` or `FIELD_DESC`) are spelled on REST as `field` and
+ * `-field` (descending), the common REST convention: `?sort=-name` is NAME_DESC.
+ */
+const SORT_VALUE = /^([A-Z][A-Z0-9]*)_(ASC|DESC)$/;
+export function restEnumSpelling(values: readonly string[]): Map<string, string> | undefined {
+  if (!values.length || !values.every((v) => SORT_VALUE.test(v))) return undefined;
+  return new Map(
+    values.map((v) => {
+      const [, field, dir] = SORT_VALUE.exec(v)!;
+      return [`${dir === 'DESC' ? '-' : ''}${field.toLowerCase()}`, v];
+    }),
+  );
+}
+
+type OasParameter = { name: string; in: string; schema?: { $ref?: string; type?: string }; explode?: boolean };
+
+/**
+ * A query parameter of SOFA's OpenAPI document as this module reads it: its REST name, sort enums
+ * in their `field`/`-field` spelling, lists as repeated parameters.
+ */
+export function describeQueryParameter(p: OasParameter, schemas: Record<string, unknown>): void {
+  p.name = queryName(p.name);
+  const ref = p.schema?.$ref?.split('/').pop();
+  const spelling = ref ? restEnumSpelling((schemas[ref] as { enum?: string[] } | undefined)?.enum ?? []) : undefined;
+  if (spelling) p.schema = { type: 'string', enum: [...spelling.keys()] } as OasParameter['schema'];
+  if (p.schema?.type === 'array') p.explode = true;
+}
+
+/** One query parameter value read by its GraphQL type; undefined (with a problem noted) when bad. */
+function scalarFromQuery(name: string, type: GraphQLInputType, raw: string, problems: FieldProblem[]): unknown {
+  const named = getNamedType(type);
+  if (isEnumType(named)) {
+    const spelling = restEnumSpelling((named as GraphQLEnumType).getValues().map((v) => v.name));
+    const value = spelling ? spelling.get(raw) : named.getValue(raw)?.name;
+    if (value === undefined) {
+      problems.push({ field: name, message: `must be one of ${[...(spelling?.keys() ?? named.getValues().map((v) => v.name))].join(', ')}` });
+    }
+    return value;
   }
-  return Number(raw);
+  switch (named.name) {
+    case 'Int':
+      // limit and offset: read as strictly as path ids, and answered as before (BAD_REQUEST).
+      if (!NATURAL.test(raw) || Number(raw) > MAX_INT) throw new AppError('BAD_REQUEST', `${name} must be a whole number`);
+      return Number(raw);
+    case 'Boolean':
+      if (raw === 'true' || raw === 'false') return raw === 'true';
+      problems.push({ field: name, message: 'must be true or false' });
+      return undefined;
+    case 'String':
+      return raw;
+    default:
+      problems.push({ field: name, message: `cannot be given in the query string` });
+      return undefined;
+  }
+}
+
+/**
+ * A query parameter read strictly by its argument's GraphQL type: Int (whole numbers), String,
+ * Boolean (`true`/`false`), enum (its value names, or `field`/`-field` for sort enums), and a list
+ * of those as a repeated parameter (repeats of one value count once). Anything else, or a
+ * non-list parameter given twice, is refused.
+ */
+function queryValue(arg: GraphQLArgument, raw: unknown, problems: FieldProblem[]): unknown {
+  const name = queryName(arg.name);
+  const type = isNonNullType(arg.type) ? arg.type.ofType : arg.type;
+  if (isListType(type)) {
+    const raws = Array.isArray(raw) ? raw : [raw];
+    if (!raws.every((r) => typeof r === 'string')) {
+      problems.push({ field: name, message: 'must be plain values' });
+      return undefined;
+    }
+    const values = [...new Set(raws)].map((r) => scalarFromQuery(name, type.ofType as GraphQLInputType, r, problems));
+    return values.includes(undefined) ? undefined : values;
+  }
+  if (typeof raw !== 'string') {
+    if (getNamedType(type) === GraphQLInt) throw new AppError('BAD_REQUEST', `${name} must be a whole number`);
+    problems.push({ field: name, message: 'must be given once' });
+    return undefined;
+  }
+  return scalarFromQuery(name, type, raw, problems);
 }
 
 /** One JSON body field, coerced by the argument's own GraphQL input type (strict: no `123` → "123"). */
@@ -102,18 +185,25 @@ export function readArguments(
     if (inPath.has(arg.name)) {
       values[arg.name] = pathValue(arg, params[arg.name]);
     } else if (!hasBody) {
-      if (query[arg.name] !== undefined) values[arg.name] = queryValue(arg, query[arg.name]);
+      const raw = query[queryName(arg.name)];
+      if (raw !== undefined) values[arg.name] = queryValue(arg, raw, problems);
     } else if (fields[arg.name] !== undefined) {
       values[arg.name] = bodyValue(arg, fields[arg.name], problems);
     } else if (isNonNullType(arg.type)) {
       problems.push({ field: arg.name, message: 'is required' });
     }
   }
+  if (!hasBody && rule) {
+    // Query parameters are checked here, under their REST names (`q`, not `search`).
+    const bad = new Set(problems.map((p) => p.field));
+    const typed = Object.fromEntries(Object.entries(values).filter(([k]) => !bad.has(queryName(k))));
+    problems.push(...ruleProblems(rule, typed).map((p) => ({ ...p, field: queryName(p.field) })).filter((p) => !bad.has(p.field)));
+  }
   if (problems.length) {
     // The resolver, which checks values, will not run: check the well-typed fields' values here.
     const bad = new Set(problems.map((p) => p.field));
     const typed = Object.fromEntries(Object.entries(values).filter(([k]) => !bad.has(k)));
-    if (rule) problems.push(...ruleProblems(rule, typed).filter((p) => !bad.has(p.field)));
+    if (rule && hasBody) problems.push(...ruleProblems(rule, typed).filter((p) => !bad.has(p.field)));
     throw validationFailed(problems);
   }
   return values;

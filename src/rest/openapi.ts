@@ -1,5 +1,6 @@
 import type { MutationResolvers, QueryResolvers } from '../generated/graphql';
 import { accessOf } from '../graphql/permissions';
+import { describeQueryParameter } from './input';
 import { pathParams, ROUTES, type RestRoute } from './routes';
 import type { SofaRouter } from './sofa';
 import { BASE_PATH } from './sofa';
@@ -37,6 +38,8 @@ export const openApiPath = (path: string): string => path.replace(/:(\w+)/g, '{$
  */
 const SUMMARIES: { [K in keyof Required<QueryResolvers> | keyof Required<MutationResolvers>]: string } = {
   songs: 'List songs, ordered by id',
+  songsConnection: 'Page songs by cursor (GraphQL only)',
+  servicesConnection: 'Page services by cursor (GraphQL only)',
   song: 'Read one song',
   songsForService: 'List the songs of a service, in setlist order',
   songsByArtist: 'List the songs of an artist (trimmed, case-insensitive match)',
@@ -279,6 +282,7 @@ export async function openApiDocument(sofa: SofaRouter): Promise<unknown> {
     if (!op) continue;
     op.responses ??= {};
     if (route.method === 'POST' || route.method === 'PUT') describeBody(op, pathParams(route.path));
+    else for (const p of op.parameters ?? []) if (p.in === 'query') describeQueryParameter(p, doc.components.schemas);
     describeParameters(op);
     op.operationId = operationIdOf(route);
     op.summary = SUMMARIES[op.operationId as keyof typeof SUMMARIES];

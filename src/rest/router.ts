@@ -49,9 +49,10 @@ function prepare(schema: GraphQLSchema, route: RestRoute): PreparedRoute {
     hasBody,
     sofaUrl(values) {
       if (hasBody) return base;
+      // A list is a repeated parameter, which SOFA's query parser reads back as a list.
       const query = Object.keys(values)
         .filter((name) => !inPath.has(name))
-        .map((name) => `${name}=${encodeURIComponent(String(values[name]))}`);
+        .flatMap((name) => [values[name]].flat().map((v) => `${name}=${encodeURIComponent(String(v))}`));
       return query.length ? `${base}?${query.join('&')}` : base;
     },
   };
@@ -170,9 +171,8 @@ export function createRestRouter(schema: GraphQLSchema, services: Services, cors
           const collection = route.path.split('/')[1];
           res.status(201).location(`${BASE_PATH}/${collection}/${(payload as { id: number }).id}`);
         }
-        if (graphqlContext.meta.totalCount !== undefined && Array.isArray(payload)) {
-          res.set('X-Total-Count', String(graphqlContext.meta.totalCount));
-        }
+        const total = graphqlContext.totalCounts.get(route.field.split('.')[1]);
+        if (total !== undefined && Array.isArray(payload)) res.set('X-Total-Count', String(total));
         res.json(payload);
       } catch (err) {
         next(err);

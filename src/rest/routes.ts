@@ -50,7 +50,14 @@ export const ROUTES: readonly RestRoute[] = [
  * Relation fields are GraphQL-only: REST records are exactly the flat shapes of CONTRACT.md §2.
  * SOFA is given a view of the schema without them, so its operations never select them.
  */
-export const GRAPHQL_ONLY_FIELDS = ['Song.services', 'Service.songs', 'Service.setlist'] as const;
+export const GRAPHQL_ONLY_FIELDS = [
+  'Song.services',
+  'Service.songs',
+  'Service.setlist',
+  // Cursor connections serve GraphQL front ends; REST pages with limit/offset.
+  'Query.songsConnection',
+  'Query.servicesConnection',
+] as const;
 
 /** Path parameters as written in a route (`:id`). */
 export const pathParams = (path: string) => [...path.matchAll(/:(\w+)/g)].map((m) => m[1]);

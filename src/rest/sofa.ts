@@ -24,6 +24,7 @@ export function restSchema(schema: GraphQLSchema): GraphQLSchema {
   return filterSchema({
     schema,
     objectFieldFilter: (typeName, fieldName) => !hidden.has(`${typeName}.${fieldName}`),
+    rootFieldFilter: (operation, fieldName) => !hidden.has(`${operation}.${fieldName}`),
   });
 }
 

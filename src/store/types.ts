@@ -53,6 +53,62 @@ export interface DateRange {
 }
 
 /**
+ * A page of a list: `limit` items from `offset` (0-based). No limit: every item from `offset`.
+ * The stores apply it in the database (LIMIT/OFFSET, SKIP/LIMIT).
+ */
+export interface Page {
+  limit?: number;
+  offset?: number;
+}
+
+/** A page of a list and the size of the whole (filtered) list, read in one transaction. */
+export interface Paged<T> {
+  items: T[];
+  totalCount: number;
+}
+
+/** Orders of the song list; every order ends with id so that it is total. */
+export type SongSort = 'ID_ASC' | 'ID_DESC' | 'NAME_ASC' | 'NAME_DESC';
+/** Orders of the service list: date, then id, both the same direction. */
+export type ServiceSort = 'DATE_ASC' | 'DATE_DESC';
+
+export interface SongQuery {
+  /** Full-text search over name and artists; with it, results come by relevance, then id. */
+  search?: string;
+  /** Ignored with `search`. Default ID_ASC. */
+  sort?: SongSort;
+}
+
+export interface ServiceFilter {
+  /** Only services of these types; absent means all. */
+  serviceTypes?: readonly ServiceType[];
+}
+
+export interface ServiceQuery extends ServiceFilter {
+  /** Default DATE_ASC. */
+  sort?: ServiceSort;
+}
+
+/**
+ * Where a keyset page starts: strictly after the record with this sort key and id in the list's
+ * order. `key` is the sort field's value (the name for NAME_*, the date for DATE_*, the id for ID_*).
+ */
+export interface Keyset {
+  key: string | number;
+  id: number;
+}
+
+/** A keyset page (cursor connections): `first` items after `after`, never an OFFSET scan. */
+export interface KeysetPage {
+  first: number;
+  after?: Keyset;
+}
+
+export interface KeysetResult<T> extends Paged<T> {
+  hasNextPage: boolean;
+}
+
+/**
  * Outcome of a write that can fail on a missing record or a broken rule. Adapters return these
  * instead of throwing so that both stores report the same conditions the same way.
  */
@@ -115,30 +171,37 @@ export interface Store {
   readonly kind: 'sqlite' | 'neo4j';
 
   // Songs
-  listSongs(): Promise<SongRecord[]>;
+  /** One page of the songs, searched and sorted; `totalCount` counts every match. */
+  listSongs(query: SongQuery, page: Page): Promise<Paged<SongRecord>>;
+  /** Songs in `sort` order after a keyset; `totalCount` counts the whole list. */
+  songsAfter(sort: SongSort, page: KeysetPage): Promise<KeysetResult<SongRecord>>;
   /** Same length and order as `ids`; null where no song has that id. */
   songsByIds(ids: readonly number[]): Promise<(SongRecord | null)[]>;
   /** `artistKey` is already normalised with `artistKey()` (src/domain/artists.ts). */
-  songsByArtistKey(artistKey: string): Promise<SongRecord[]>;
+  songsByArtistKey(artistKey: string, page: Page): Promise<Paged<SongRecord>>;
   createSong(input: SongInput): Promise<SongRecord>;
   updateSong(id: number, patch: SongPatch): Promise<SongRecord | null>;
   /** Also removes the song's performance links. False when there was no such song. */
   deleteSong(id: number): Promise<boolean>;
 
   // Services
-  listServices(): Promise<ServiceRecord[]>;
+  listServices(query: ServiceQuery, page: Page): Promise<Paged<ServiceRecord>>;
+  servicesAfter(query: ServiceQuery, page: KeysetPage): Promise<KeysetResult<ServiceRecord>>;
   servicesByIds(ids: readonly number[]): Promise<(ServiceRecord | null)[]>;
   /** Ordered by date, then id. */
-  servicesInRange(range: DateRange): Promise<ServiceRecord[]>;
+  servicesInRange(range: DateRange, filter: ServiceFilter, page: Page): Promise<Paged<ServiceRecord>>;
   createService(input: ServiceInput): Promise<ServiceRecord>;
   updateService(id: number, patch: ServicePatch): Promise<ServiceRecord | null>;
   deleteService(id: number): Promise<boolean>;
 
   // PERFORMED_IN links
-  /** Setlists of many services, in setlist order (positions 1..n). Same order as `serviceIds`. */
-  setlistsForServices(serviceIds: readonly number[]): Promise<SongRecord[][]>;
-  /** Services each song was performed in, by date then id. Same order as `songIds`. */
-  servicesForSongs(songIds: readonly number[]): Promise<ServiceRecord[][]>;
+  /**
+   * Setlists of many services, in setlist order (positions 1..n). Same order as `serviceIds`.
+   * The page applies to each setlist separately (one statement for the whole batch).
+   */
+  setlistsForServices(serviceIds: readonly number[], page?: Page): Promise<Paged<SongRecord>[]>;
+  /** Services each song was performed in, by date then id, paged per song. Same order as `songIds`. */
+  servicesForSongs(songIds: readonly number[], filter?: ServiceFilter, page?: Page): Promise<Paged<ServiceRecord>[]>;
   /**
    * Link a song to a service. Positions are places 1..n without gaps (CONTRACT.md §3): with a
    * position p the song is inserted, or moved, there and the songs from p on move down one (a p

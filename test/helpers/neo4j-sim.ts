@@ -84,6 +84,16 @@ function setlistOf(g: Graph, serviceId: number): Link[] {
     .sort((a, b) => a.position - b.position || a.seq - b.seq);
 }
 
+function inRange(g: Graph, p: Params): ServiceNode[] {
+  const inside = (v: ServiceNode) => v.date >= num(p.min) && v.date <= num(p.max);
+  return servicesByDate([...g.services.values()].filter(inside).filter(ofTypes(p)));
+}
+
+function performancesOf(g: Graph, songId: number, p: Params): ServiceNode[] {
+  const services = [...g.links.values()].filter((l) => l.songId === songId).map((l) => g.services.get(l.serviceId)!);
+  return servicesByDate(services.filter(ofTypes(p)));
+}
+
 function deleteLinks(g: Graph, keep: (l: Link) => boolean) {
   for (const [k, l] of g.links) if (!keep(l)) g.links.delete(k);
 }
@@ -101,10 +111,59 @@ function uniqueUsernameKey(g: Graph, key: string, id: number) {
   }
 }
 
+// Paging as the Cypher does it: SKIP/LIMIT, list slices [offset..end], keysets on (key, id).
+const skipLimit = <T>(list: T[], p: Params) => list.slice(num(p.offset), num(p.offset) + num(p.limit));
+const sliceOf = <T>(list: T[], p: Params) => list.slice(num(p.offset), num(p.end));
+const total = (n: number) => ({ total: int(n) });
+const desc = <T>(cmp: (a: T, b: T) => number) => (a: T, b: T) => -cmp(a, b);
+const byName = (a: SongNode, b: SongNode) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.id - b.id);
+const byDate = (a: ServiceNode, b: ServiceNode) => a.date - b.date || a.id - b.id;
+const songsSorted = (g: Graph, cmp: (a: SongNode, b: SongNode) => number) => [...g.songs.values()].sort(cmp);
+const ofTypes = (p: Params) => (v: ServiceNode) => (p.serviceTypes as string[]).includes(v.serviceType);
+/** Rows strictly after (key, id) in an order: ties on the key are broken by id, as in the Cypher. */
+const afterKey = <T extends { id: number }>(list: T[], cmp: (a: T, b: T) => number, probe: T) =>
+  list.filter((x) => cmp(x, probe) > 0);
+const songProbe = (p: Params): SongNode => ({ id: num(p.id), name: (p.key as string) ?? '', artists: [], keys: [] });
+const serviceProbe = (p: Params): ServiceNode => ({ id: num(p.id), date: num(p.key), serviceType: '' });
+
+/**
+ * A stand-in for Lucene with `standard-folding` over name and artists: words folded (NFKD, marks
+ * removed, lower case), every `+word` required (optional words only rank, and are ignored here
+ * unless none is required), `word*` a prefix; score = matching fields. It reads
+ * only the query shape luceneQuery() writes.
+ */
+function fulltext(g: Graph, query: string): { song: SongNode; score: number }[] {
+  const all = query.split(' ').map((t) => ({ word: t.replace(/^\+/, '').replace(/\*$/, ''), prefix: t.endsWith('*'), required: t.startsWith('+') }));
+  const terms = all.some((t) => t.required) ? all.filter((t) => t.required) : all;
+  const words = (text: string) => (text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);
+  const hit = (text: string, t: { word: string; prefix: boolean }) =>
+    words(text).some((w) => (t.prefix ? w.startsWith(t.word) : w === t.word));
+  const out: { song: SongNode; score: number }[] = [];
+  for (const song of g.songs.values()) {
+    const fields = [song.name, song.artists.join(' ')];
+    if (!terms.every((t) => fields.some((f) => hit(f, t)))) continue;
+    out.push({ song, score: terms.filter((t) => hit(song.name, t)).length * 2 + terms.filter((t) => hit(fields[1], t)).length });
+  }
+  return out.sort((a, b) => b.score - a.score || a.song.id - b.song.id);
+}
+
 const STATEMENTS: Record<StatementName, (g: Graph, p: Params) => Row[]> = {
-  listSongs: (g) => byId(g.songs).map(songRow),
+  exportSongs: (g) => byId(g.songs).map(songRow),
+  songsPageIdAsc: (g, p) => skipLimit(byId(g.songs), p).map(songRow),
+  songsPageIdDesc: (g, p) => skipLimit(byId(g.songs).reverse(), p).map(songRow),
+  songsPageNameAsc: (g, p) => skipLimit(songsSorted(g, byName), p).map(songRow),
+  songsPageNameDesc: (g, p) => skipLimit(songsSorted(g, desc(byName)), p).map(songRow),
+  songsAfterIdAsc: (g, p) => byId(g.songs).filter((s) => s.id > num(p.id)).slice(0, num(p.limit)).map(songRow),
+  songsAfterIdDesc: (g, p) => byId(g.songs).reverse().filter((s) => s.id < num(p.id)).slice(0, num(p.limit)).map(songRow),
+  songsAfterNameAsc: (g, p) => afterKey(songsSorted(g, byName), byName, songProbe(p)).slice(0, num(p.limit)).map(songRow),
+  songsAfterNameDesc: (g, p) =>
+    afterKey(songsSorted(g, desc(byName)), desc(byName), songProbe(p)).slice(0, num(p.limit)).map(songRow),
+  countSongs: (g) => [total(g.songs.size)],
+  searchSongs: (g, p) => skipLimit(fulltext(g, p.query as string), p).map((r) => songRow(r.song)),
+  countSearch: (g, p) => [total(fulltext(g, p.query as string).length)],
   songsByIds: (g, p) => nums(p.ids).map((id, i) => ({ i: int(i), ...songRow(g.songs.get(id)) })),
-  songsByArtistKey: (g, p) => byId(g.songs).filter((s) => s.keys.includes(p.artistKey as string)).map(songRow),
+  songsByArtistKey: (g, p) => skipLimit(byId(g.songs).filter((s) => s.keys.includes(p.artistKey as string)), p).map(songRow),
+  countByArtistKey: (g, p) => [total(byId(g.songs).filter((s) => s.keys.includes(p.artistKey as string)).length)],
   createSong: (g, p) => {
     const s = { id: next(g, 'Song'), name: p.name as string, artists: p.artists as string[], keys: p.artistKeys as string[] };
     g.songs.set(s.id, s);
@@ -133,10 +192,22 @@ const STATEMENTS: Record<StatementName, (g: Graph, p: Params) => Row[]> = {
     return [{ deleted: int(deleted) }];
   },
 
-  listServices: (g) => servicesByDate([...g.services.values()]).map(serviceRow),
+  servicesPageDateAsc: (g, p) => skipLimit([...g.services.values()].filter(ofTypes(p)).sort(byDate), p).map(serviceRow),
+  servicesPageDateDesc: (g, p) =>
+    skipLimit([...g.services.values()].filter(ofTypes(p)).sort(desc(byDate)), p).map(serviceRow),
+  servicesAfterDateAsc: (g, p) =>
+    afterKey([...g.services.values()].filter(ofTypes(p)).sort(byDate), byDate, serviceProbe(p))
+      .slice(0, num(p.limit))
+      .map(serviceRow),
+  servicesAfterDateDesc: (g, p) =>
+    afterKey([...g.services.values()].filter(ofTypes(p)).sort(desc(byDate)), desc(byDate), serviceProbe(p))
+      .slice(0, num(p.limit))
+      .map(serviceRow),
+  countServices: (g) => [total(g.services.size)],
+  countServicesOfTypes: (g, p) => [total([...g.services.values()].filter(ofTypes(p)).length)],
   servicesByIds: (g, p) => nums(p.ids).map((id, i) => ({ i: int(i), ...serviceRow(g.services.get(id)) })),
-  servicesInRange: (g, p) =>
-    servicesByDate([...g.services.values()].filter((v) => v.date >= num(p.min) && v.date <= num(p.max))).map(serviceRow),
+  servicesInRange: (g, p) => skipLimit(inRange(g, p), p).map(serviceRow),
+  countInRange: (g, p) => [total(inRange(g, p).length)],
   createService: (g, p) => {
     const v = { id: next(g, 'Service'), date: num(p.date), serviceType: p.serviceType as string };
     g.services.set(v.id, v);
@@ -158,14 +229,13 @@ const STATEMENTS: Record<StatementName, (g: Graph, p: Params) => Row[]> = {
 
   setlists: (g, p) =>
     nums(p.ids).flatMap((serviceId, i) =>
-      setlistOf(g, serviceId).map((l) => ({ i: int(i), ...songRow(g.songs.get(l.songId)) })),
+      sliceOf(setlistOf(g, serviceId), p).map((l) => ({ i: int(i), ...songRow(g.songs.get(l.songId)) })),
     ),
+  setlistCounts: (g, p) => nums(p.ids).map((serviceId, i) => ({ i: int(i), ...total(setlistOf(g, serviceId).length) })),
   servicesForSongs: (g, p) =>
-    nums(p.ids).flatMap((songId, i) =>
-      servicesByDate([...g.links.values()].filter((l) => l.songId === songId).map((l) => g.services.get(l.serviceId)!)).map(
-        (v) => ({ i: int(i), ...serviceRow(v) }),
-      ),
-    ),
+    nums(p.ids).flatMap((songId, i) => sliceOf(performancesOf(g, songId, p), p).map((v) => ({ i: int(i), ...serviceRow(v) }))),
+  servicesForSongsCounts: (g, p) =>
+    nums(p.ids).map((songId, i) => ({ i: int(i), ...total(performancesOf(g, songId, p).length) })),
   lockServices: (g, p) => [{ locked: int(nums(p.serviceIds).filter((id) => g.services.has(id)).length) }],
   lockSongs: (g, p) => [{ locked: int(nums(p.songIds).filter((id) => g.songs.has(id)).length) }],
   linkOrders: (g, p) =>

@@ -1,13 +1,44 @@
+import type { GraphQLResolveInfo } from 'graphql';
 import { checkPage } from '../../domain/validation';
+import { AppError } from '../../errors';
+import type { KeysetPage, KeysetResult, Page, Paged } from '../../store/types';
 import type { GraphQLContext } from '../context';
+import { decodeCursor, encodeCursor, type CursorScope } from '../cursor';
+
+/** limit/offset arguments, checked (CONTRACT.md §5), as the store's Page. */
+export const pageOf = (args: { limit?: number | null; offset?: number | null }): Page => checkPage(args);
 
 /**
- * Apply optional limit/offset to a whole list and note the full count for the transport
- * (REST answers it as X-Total-Count).
+ * The items of a page the store answered. A root field's total is kept by response key for the
+ * transport (REST sends it as X-Total-Count); nested lists have no such header to fill.
  */
-export function page<T>(ctx: GraphQLContext, items: T[], args: { limit?: number | null; offset?: number | null }): T[] {
-  const { limit, offset = 0 } = checkPage(args);
-  ctx.meta.totalCount = items.length;
-  if (limit === undefined && offset === 0) return items;
-  return items.slice(offset, limit === undefined ? undefined : offset + limit);
+export function itemsOf<T>(ctx: GraphQLContext, info: GraphQLResolveInfo, paged: Paged<T>): T[] {
+  if (!info.path.prev) ctx.totalCounts.set(String(info.path.key), paged.totalCount);
+  return paged.items;
+}
+
+const DEFAULT_FIRST = 20;
+
+/** A Relay connection page from a keyset read of the store. */
+export async function connection<T extends { id: number }>(
+  args: { first?: number | null; after?: string | null },
+  scope: CursorScope,
+  keyOf: (node: T) => string | number,
+  read: (page: KeysetPage) => Promise<KeysetResult<T>>,
+) {
+  const first = args.first ?? DEFAULT_FIRST;
+  if (first < 1 || first > 1000) throw new AppError('BAD_REQUEST', 'first must be between 1 and 1000');
+  const after = args.after == null ? undefined : decodeCursor(scope, args.after);
+  const result = await read({ first, after });
+  const edges = result.items.map((node) => ({ cursor: encodeCursor(scope, keyOf(node), node.id), node }));
+  return {
+    edges,
+    totalCount: result.totalCount,
+    pageInfo: {
+      hasNextPage: result.hasNextPage,
+      hasPreviousPage: false,
+      startCursor: edges[0]?.cursor ?? null,
+      endCursor: edges.at(-1)?.cursor ?? null,
+    },
+  };
 }

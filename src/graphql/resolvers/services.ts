@@ -2,9 +2,10 @@ import { afterRange, beforeRange, betweenRange, DateFormatError, parseBound } fr
 import { assertId, rules, validate } from '../../domain/validation';
 import { AppError, notFound } from '../../errors';
 import type { Resolvers } from '../../generated/graphql';
-import type { DateRange, LinkResult } from '../../store/types';
+import type { DateRange, LinkResult, ServiceRecord } from '../../store/types';
 import type { GraphQLContext } from '../context';
-import { page } from './paging';
+import { connection, itemsOf, pageOf } from './paging';
+import { serviceFilter } from './services-filter';
 import { requireSong } from './songs';
 
 async function requireService(ctx: GraphQLContext, id: number) {
@@ -36,29 +37,41 @@ function freshSetlist(ctx: GraphQLContext, serviceId: number) {
 
 export const serviceResolvers: Resolvers = {
   Query: {
-    services: async (_, args, ctx) => page(ctx, await ctx.store.listServices(), args),
+    services: async (_, args, ctx, info) =>
+      itemsOf(ctx, info, await ctx.store.listServices({ ...serviceFilter(args), sort: args.sort ?? undefined }, pageOf(args))),
+    servicesConnection: (_, args, ctx) => {
+      const filter = serviceFilter(args);
+      const sort = args.sort ?? 'DATE_ASC';
+      return connection<ServiceRecord>(
+        args,
+        { list: 'services', sort, filter: filter.serviceTypes?.join(',') ?? '', keyType: 'integer' },
+        (service) => service.date,
+        (page) => ctx.store.servicesAfter({ ...filter, sort }, page),
+      );
+    },
     service: (_, { id }, ctx) => ctx.loaders.service.load(assertId(id)),
-    songsForService: async (_, args, ctx) => {
+    songsForService: async (_, args, ctx, info) => {
       await requireService(ctx, args.serviceId);
-      return page(ctx, await ctx.loaders.setlist.load(args.serviceId), args);
+      return itemsOf(ctx, info, await ctx.loaders.setlistPage(pageOf(args)).load(args.serviceId));
     },
-    servicesWithSong: async (_, args, ctx) => {
+    servicesWithSong: async (_, args, ctx, info) => {
       await requireSong(ctx, args.songId);
-      return page(ctx, await ctx.loaders.performances.load(args.songId), args);
+      const loader = ctx.loaders.performancePage({ filter: serviceFilter(args), page: pageOf(args) });
+      return itemsOf(ctx, info, await loader.load(args.songId));
     },
-    servicesAfter: async (_, args, ctx) => {
+    servicesAfter: async (_, args, ctx, info) => {
       const r = range(() => afterRange(parseBound(args.date, ctx.serviceTimeZone)));
-      return page(ctx, await ctx.store.servicesInRange(r), args);
+      return itemsOf(ctx, info, await ctx.store.servicesInRange(r, serviceFilter(args), pageOf(args)));
     },
-    servicesBefore: async (_, args, ctx) => {
+    servicesBefore: async (_, args, ctx, info) => {
       const r = range(() => beforeRange(parseBound(args.date, ctx.serviceTimeZone)));
-      return page(ctx, await ctx.store.servicesInRange(r), args);
+      return itemsOf(ctx, info, await ctx.store.servicesInRange(r, serviceFilter(args), pageOf(args)));
     },
-    servicesBetween: async (_, args, ctx) => {
+    servicesBetween: async (_, args, ctx, info) => {
       const r = range(() =>
         betweenRange(parseBound(args.from, ctx.serviceTimeZone), parseBound(args.to, ctx.serviceTimeZone)),
       );
-      return page(ctx, await ctx.store.servicesInRange(r), args);
+      return itemsOf(ctx, info, await ctx.store.servicesInRange(r, serviceFilter(args), pageOf(args)));
     },
   },
   Mutation: {
@@ -105,9 +118,9 @@ export const serviceResolvers: Resolvers = {
     },
   },
   Service: {
-    songs: (service, _, ctx) => ctx.loaders.setlist.load(service.id),
-    // Positions are places 1..n, so a song's place is its index in the ordered setlist: the same
-    // DataLoader batch serves `songs` and `setlist`.
+    songs: async (service, args, ctx, info) =>
+      itemsOf(ctx, info, await ctx.loaders.setlistPage(pageOf(args)).load(service.id)),
+    // Positions are places 1..n, so a song's place is its index in the whole ordered setlist.
     setlist: async (service, _, ctx) =>
       (await ctx.loaders.setlist.load(service.id)).map((song, i) => ({ position: i + 1, song })),
   },

@@ -2,8 +2,10 @@ import { artistKey } from '../../domain/artists';
 import { assertId, rules, validate } from '../../domain/validation';
 import { notFound } from '../../errors';
 import type { Resolvers } from '../../generated/graphql';
+import type { SongRecord } from '../../store/types';
 import type { GraphQLContext } from '../context';
-import { page } from './paging';
+import { connection, itemsOf, pageOf } from './paging';
+import { serviceFilter } from './services-filter';
 
 export async function requireSong(ctx: GraphQLContext, id: number) {
   const song = await ctx.loaders.song.load(assertId(id, 'songId'));
@@ -13,9 +15,24 @@ export async function requireSong(ctx: GraphQLContext, id: number) {
 
 export const songResolvers: Resolvers = {
   Query: {
-    songs: async (_, args, ctx) => page(ctx, await ctx.store.listSongs(), args),
+    songs: async (_, args, ctx, info) => {
+      const { search } = validate(rules.listSongs, { search: args.search, sort: args.sort });
+      const page = pageOf(args);
+      return itemsOf(ctx, info, await ctx.store.listSongs({ search, sort: args.sort ?? undefined }, page));
+    },
+    songsConnection: (_, args, ctx) => {
+      const sort = args.sort ?? 'ID_ASC';
+      const byName = sort.startsWith('NAME');
+      return connection<SongRecord>(
+        args,
+        { list: 'songs', sort, filter: '', keyType: byName ? 'string' : 'integer' },
+        (song) => (byName ? song.name : song.id),
+        (page) => ctx.store.songsAfter(sort, page),
+      );
+    },
     song: (_, { id }, ctx) => ctx.loaders.song.load(assertId(id)),
-    songsByArtist: async (_, args, ctx) => page(ctx, await ctx.store.songsByArtistKey(artistKey(args.artist)), args),
+    songsByArtist: async (_, args, ctx, info) =>
+      itemsOf(ctx, info, await ctx.store.songsByArtistKey(artistKey(args.artist), pageOf(args))),
   },
   Mutation: {
     createSong: (_, args, ctx) => {
@@ -36,6 +53,7 @@ export const songResolvers: Resolvers = {
     },
   },
   Song: {
-    services: (song, _, ctx) => ctx.loaders.performances.load(song.id),
+    services: async (song, args, ctx, info) =>
+      itemsOf(ctx, info, await ctx.loaders.performancePage({ filter: serviceFilter(args), page: pageOf(args) }).load(song.id)),
   },
 };

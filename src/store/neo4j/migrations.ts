@@ -19,6 +19,14 @@ export const SCHEMA_CYPHER = {
   sequenceName: 'CREATE CONSTRAINT sequence_name IF NOT EXISTS FOR (q:Sequence) REQUIRE q.name IS UNIQUE',
   // Range index: serves before/after/between as one seek, and the ORDER BY date.
   serviceDate: 'CREATE RANGE INDEX service_date IF NOT EXISTS FOR (v:Service) ON (v.date)',
+  // Range indexes for the list orders and filters (index-backed ORDER BY ... SKIP/LIMIT).
+  songName: 'CREATE RANGE INDEX song_name IF NOT EXISTS FOR (s:Song) ON (s.name)',
+  serviceType: 'CREATE RANGE INDEX service_type IF NOT EXISTS FOR (v:Service) ON (v.serviceType)',
+  // Song search (db.index.fulltext.queryNodes): name and the artists list (LIST<STRING> values are
+  // indexed by Neo4j 5's full-text indexes). standard-folding folds accents and case (ASCII
+  // folding); not eventually consistent, so a song is searchable as soon as its write commits.
+  songSearch: `CREATE FULLTEXT INDEX song_search IF NOT EXISTS FOR (s:Song) ON EACH [s.name, s.artists]
+    OPTIONS { indexConfig: { \`fulltext.analyzer\`: 'standard-folding', \`fulltext.eventually_consistent\`: false } }`,
 } as const;
 
 /**

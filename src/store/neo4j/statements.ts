@@ -40,6 +40,8 @@
  * scripts/lint-cypher.ts lints each statement with exactly the parameters declared here.
  */
 
+import { perOrder, SERVICE_AFTER, SERVICE_PAGE, SONG_AFTER, SONG_PAGE } from '../list-statements';
+
 /** Parameter types as Cypher names them; `?` means null is allowed (patch fields). */
 export type ScalarType = 'INTEGER' | 'INTEGER?' | 'STRING' | 'STRING?' | 'LIST<INTEGER>' | 'LIST<STRING>' | 'LIST<STRING>?';
 /** A list of maps, one per row of an UNWIND, each with these fields. */
@@ -81,18 +83,81 @@ MATCH (${v}:${label} {id: ${id}})
 SET ${v}._lock = true
 REMOVE ${v}._lock
 RETURN count(${v}) AS locked`;
+/**
+ * List orders. The `IS NOT NULL` predicates let the planner read the range index on the sort
+ * property in order (index-backed ORDER BY), so SKIP/LIMIT stop after the page instead of sorting
+ * the whole label. Every order ends with id, so it is total and keyset cursors are exact.
+ */
+const SONG_ORDER = {
+  ID_ASC: { where: 's.id IS NOT NULL', order: 's.id' },
+  ID_DESC: { where: 's.id IS NOT NULL', order: 's.id DESC' },
+  NAME_ASC: { where: 's.name IS NOT NULL', order: 's.name, s.id' },
+  NAME_DESC: { where: 's.name IS NOT NULL', order: 's.name DESC, s.id DESC' },
+} as const;
+type SongOrder = keyof typeof SONG_ORDER;
+const songsPage = (sort: SongOrder) => `
+MATCH (s:Song)
+WHERE ${SONG_ORDER[sort].where}
+RETURN ${SONG}
+ORDER BY ${SONG_ORDER[sort].order}
+SKIP $offset LIMIT $limit`;
+/** After a keyset: the first predicate is an index range seek; the second breaks ties by id. */
+const songsAfter = (sort: SongOrder) => {
+  const [gte, gt] = sort.endsWith('DESC') ? ['<=', '<'] : ['>=', '>'];
+  const where = sort.startsWith('ID') ? `s.id ${gt} $id` : `s.name ${gte} $key AND (s.name ${gt} $key OR s.id ${gt} $id)`;
+  return `
+MATCH (s:Song)
+WHERE ${where}
+RETURN ${SONG}
+ORDER BY ${SONG_ORDER[sort].order}
+LIMIT $limit`;
+};
+/** `$serviceTypes` is always the list to keep (all three types when the caller gave no filter). */
+const OF_TYPES = 'v.serviceType IN $serviceTypes';
+const servicesPage = (desc: boolean) => `
+MATCH (v:Service)
+WHERE v.date IS NOT NULL AND ${OF_TYPES}
+RETURN ${SERVICE}
+ORDER BY ${desc ? 'v.date DESC, v.id DESC' : 'v.date, v.id'}
+SKIP $offset LIMIT $limit`;
+const servicesAfter = (desc: boolean) => {
+  const [gte, gt] = desc ? ['<=', '<'] : ['>=', '>'];
+  return `
+MATCH (v:Service)
+WHERE v.date ${gte} $key AND (v.date ${gt} $key OR v.id ${gt} $id) AND ${OF_TYPES}
+RETURN ${SERVICE}
+ORDER BY ${desc ? 'v.date DESC, v.id DESC' : 'v.date, v.id'}
+LIMIT $limit`;
+};
 
 export const CYPHER = {
   // Songs
-  listSongs: `MATCH (s:Song) RETURN ${SONG} ORDER BY id`,
+  ...perOrder(SONG_PAGE, songsPage),
+  ...perOrder(SONG_AFTER, songsAfter),
+  /** A label count comes from Neo4j's count store: constant time. */
+  countSongs: 'MATCH (s:Song) RETURN count(s) AS total',
+  /** `$query` is built by src/domain/search.ts (luceneQuery): user text never reaches it as syntax. */
+  searchSongs: `
+CALL db.index.fulltext.queryNodes('song_search', $query) YIELD node, score
+WITH node AS s, score
+RETURN ${SONG}
+ORDER BY score DESC, s.id
+SKIP $offset LIMIT $limit`,
+  countSearch: `
+CALL db.index.fulltext.queryNodes('song_search', $query) YIELD node
+RETURN count(node) AS total`,
   songsByIds: `${byIndex('$ids', 'songId')}
 OPTIONAL MATCH (s:Song {id: songId})
 RETURN i, ${SONG}
 ORDER BY i`,
   songsByArtistKey: `
 MATCH (:Artist {key: $artistKey})<-[:BY]-(s:Song)
-RETURN DISTINCT ${SONG}
-ORDER BY id`,
+RETURN ${SONG}
+ORDER BY s.id
+SKIP $offset LIMIT $limit`,
+  countByArtistKey: `
+MATCH (:Artist {key: $artistKey})<-[:BY]-(s:Song)
+RETURN count(s) AS total`,
   createSong: `
 ${nextId('Song')}
 CREATE (s:Song {id: q.value, name: $name, artists: $artists})
@@ -117,7 +182,14 @@ DETACH DELETE s
 RETURN count(*) AS deleted`,
 
   // Services
-  listServices: `MATCH (v:Service) RETURN ${SERVICE} ORDER BY date, id`,
+  ...perOrder(SERVICE_PAGE, (sort) => servicesPage(sort === 'DATE_DESC')),
+  ...perOrder(SERVICE_AFTER, (sort) => servicesAfter(sort === 'DATE_DESC')),
+  countServices: 'MATCH (v:Service) RETURN count(v) AS total',
+  /** With a type filter the count store cannot answer; the service_type index can. */
+  countServicesOfTypes: `
+MATCH (v:Service)
+WHERE ${OF_TYPES}
+RETURN count(v) AS total`,
   servicesByIds: `${byIndex('$ids', 'serviceId')}
 OPTIONAL MATCH (v:Service {id: serviceId})
 RETURN i, ${SERVICE}
@@ -125,9 +197,14 @@ ORDER BY i`,
   // Both bounds in one predicate pair: a single range seek on the Service.date index.
   servicesInRange: `
 MATCH (v:Service)
-WHERE v.date >= $min AND v.date <= $max
+WHERE v.date >= $min AND v.date <= $max AND ${OF_TYPES}
 RETURN ${SERVICE}
-ORDER BY date, id`,
+ORDER BY v.date, v.id
+SKIP $offset LIMIT $limit`,
+  countInRange: `
+MATCH (v:Service)
+WHERE v.date >= $min AND v.date <= $max AND ${OF_TYPES}
+RETURN count(v) AS total`,
   createService: `
 ${nextId('Service')}
 CREATE (v:Service {id: q.value, date: $date, serviceType: $serviceType})
@@ -142,14 +219,37 @@ DETACH DELETE v
 RETURN count(*) AS deleted`,
 
   // PERFORMED_IN
+  /**
+   * Relation reads page each parent separately: the parent's rows are ordered and collected, the
+   * slice [$offset..$end] of that list is kept, and `n` keeps the slice's order through UNWIND.
+   * Counts come from a second statement (a parent whose page is empty still has its total).
+   */
   setlists: `${byIndex('$ids', 'serviceId')}
 MATCH (s:Song)-[r:PERFORMED_IN]->(:Service {id: serviceId})
+WITH i, s, r
+ORDER BY r.position, r.seq
+WITH i, collect(s)[$offset..$end] AS page
+UNWIND range(0, size(page) - 1) AS n
+WITH i, n, page[n] AS s
 RETURN i, ${SONG}
-ORDER BY i, r.position, r.seq`,
+ORDER BY i, n`,
+  setlistCounts: `${byIndex('$ids', 'serviceId')}
+OPTIONAL MATCH (:Song)-[r:PERFORMED_IN]->(:Service {id: serviceId})
+RETURN i, count(r) AS total`,
   servicesForSongs: `${byIndex('$ids', 'songId')}
 MATCH (:Song {id: songId})-[:PERFORMED_IN]->(v:Service)
+WHERE ${OF_TYPES}
+WITH i, v
+ORDER BY v.date, v.id
+WITH i, collect(v)[$offset..$end] AS page
+UNWIND range(0, size(page) - 1) AS n
+WITH i, n, page[n] AS v
 RETURN i, ${SERVICE}
-ORDER BY i, date, id`,
+ORDER BY i, n`,
+  servicesForSongsCounts: `${byIndex('$ids', 'songId')}
+OPTIONAL MATCH (:Song {id: songId})-[:PERFORMED_IN]->(v:Service)
+WHERE ${OF_TYPES}
+RETURN i, count(v) AS total`,
   /**
    * Write-lock services and songs (Neo4j's explicit-lock idiom: setting a property takes the node's
    * write lock until commit). Callers pass ids sorted ascending, so every writer locks in one order;
@@ -249,7 +349,8 @@ MATCH (u:User {id: $id})
 DETACH DELETE u
 RETURN count(*) AS deleted`,
 
-  // Snapshots (scripts/migrate.ts); songs come from listSongs, which is already by id.
+  // Snapshots (scripts/migrate.ts)
+  exportSongs: `MATCH (s:Song) RETURN ${SONG} ORDER BY id`,
   exportServices: `MATCH (v:Service) RETURN ${SERVICE} ORDER BY id`,
   exportLinks: `
 MATCH (s:Song)-[r:PERFORMED_IN]->(v:Service)
@@ -294,26 +395,39 @@ RETURN count(q) AS raised`,
 export type StatementName = keyof typeof CYPHER;
 
 const SONG_ROW = { id: 'INTEGER', name: 'STRING', artists: 'LIST<STRING>' } as const;
+const PAGE_PARAMS = { offset: 'INTEGER', limit: 'INTEGER' } as const;
+const AFTER_ID_PARAMS = { id: 'INTEGER', limit: 'INTEGER' } as const;
 const ARTIST_ROW = { id: 'INTEGER', artistKeys: 'LIST<STRING>' } as const;
 
 export const PARAMS = {
-  listSongs: {},
   songsByIds: { ids: 'LIST<INTEGER>' },
-  songsByArtistKey: { artistKey: 'STRING' },
+  ...perOrder(SONG_PAGE, () => PAGE_PARAMS),
+  ...perOrder(SONG_AFTER, (sort): ParamDecl => (sort.startsWith('ID') ? AFTER_ID_PARAMS : { key: 'STRING', ...AFTER_ID_PARAMS })),
+  countSongs: {},
+  searchSongs: { query: 'STRING', offset: 'INTEGER', limit: 'INTEGER' },
+  countSearch: { query: 'STRING' },
+  songsByArtistKey: { artistKey: 'STRING', offset: 'INTEGER', limit: 'INTEGER' },
+  countByArtistKey: { artistKey: 'STRING' },
   createSong: { name: 'STRING', artists: 'LIST<STRING>', artistKeys: 'LIST<STRING>' },
   updateSong: { id: 'INTEGER', name: 'STRING?', artists: 'LIST<STRING>?' },
   setSongArtists: { rows: { rows: ARTIST_ROW } },
   deleteSong: { id: 'INTEGER' },
 
-  listServices: {},
+  ...perOrder(SERVICE_PAGE, (): ParamDecl => ({ serviceTypes: 'LIST<STRING>', ...PAGE_PARAMS })),
+  ...perOrder(SERVICE_AFTER, (): ParamDecl => ({ serviceTypes: 'LIST<STRING>', key: 'INTEGER', ...AFTER_ID_PARAMS })),
+  countServices: {},
+  countServicesOfTypes: { serviceTypes: 'LIST<STRING>' },
   servicesByIds: { ids: 'LIST<INTEGER>' },
-  servicesInRange: { min: 'INTEGER', max: 'INTEGER' },
+  servicesInRange: { min: 'INTEGER', max: 'INTEGER', serviceTypes: 'LIST<STRING>', offset: 'INTEGER', limit: 'INTEGER' },
+  countInRange: { min: 'INTEGER', max: 'INTEGER', serviceTypes: 'LIST<STRING>' },
   createService: { date: 'INTEGER', serviceType: 'STRING' },
   updateService: { id: 'INTEGER', date: 'INTEGER?', serviceType: 'STRING?' },
   deleteService: { id: 'INTEGER' },
 
-  setlists: { ids: 'LIST<INTEGER>' },
-  servicesForSongs: { ids: 'LIST<INTEGER>' },
+  setlists: { ids: 'LIST<INTEGER>', offset: 'INTEGER', end: 'INTEGER' },
+  setlistCounts: { ids: 'LIST<INTEGER>' },
+  servicesForSongs: { ids: 'LIST<INTEGER>', serviceTypes: 'LIST<STRING>', offset: 'INTEGER', end: 'INTEGER' },
+  servicesForSongsCounts: { ids: 'LIST<INTEGER>', serviceTypes: 'LIST<STRING>' },
   lockServices: { serviceIds: 'LIST<INTEGER>' },
   lockSongs: { songIds: 'LIST<INTEGER>' },
   linkOrders: { serviceIds: 'LIST<INTEGER>' },
@@ -341,6 +455,7 @@ export const PARAMS = {
   },
   deleteUser: { id: 'INTEGER' },
 
+  exportSongs: {},
   exportServices: {},
   exportLinks: {},
   exportUsers: {},

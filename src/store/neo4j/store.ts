@@ -1,5 +1,8 @@
 import neo4j, { type Driver, type ManagedTransaction, type Record as Neo4jRecord } from 'neo4j-driver';
 import { artistKey } from '../../domain/artists';
+import { luceneQuery } from '../../domain/search';
+import { SERVICE_AFTER, SERVICE_PAGE, SONG_AFTER, SONG_PAGE } from '../list-statements';
+import { ALL_SERVICE_TYPES, pageEnd } from '../paging';
 import {
   orderAfterLink,
   orderAfterUnlink,
@@ -22,13 +25,21 @@ import type {
   ImportedCatalogue,
   ServiceRecord,
   SongRecord,
+  KeysetPage,
+  KeysetResult,
   LinkResult,
+  Page,
+  Paged,
+  ServiceFilter,
+  ServiceQuery,
   ServiceInput,
   ServicePatch,
   Snapshot,
   SnapshotCounts,
   SongInput,
   SongPatch,
+  SongQuery,
+  SongSort,
   Store,
   UserInput,
   UserPatch,
@@ -113,6 +124,15 @@ function* slices<T>(items: T[]): Generator<T[]> {
   for (let i = 0; i < items.length; i += IMPORT_BATCH) yield items.slice(i, i + IMPORT_BATCH);
 }
 
+/** SKIP/LIMIT parameters; no limit is the largest safe integer (Cypher has no "no limit" value). */
+const limits = (page: Page) => ({ offset: toInt(page.offset ?? 0), limit: toInt(page.limit ?? Number.MAX_SAFE_INTEGER) });
+/** The per-parent slice [offset..end] of the relation reads. */
+const slice = (page: Page = {}) => ({ offset: toInt(page.offset ?? 0), end: toInt(pageEnd(page)) });
+const typesParam = (filter: ServiceFilter = {}) => [...(filter.serviceTypes ?? ALL_SERVICE_TYPES)];
+const totalOf = (row: Neo4jRecord) => fromInt(row.get('total'), 'count');
+
+type Params = Record<string, unknown>;
+
 const SEQUENCE_NAMES = { song: 'Song', service: 'Service', user: 'User', link: 'PERFORMED_IN' } as const;
 
 export interface Neo4jStoreOptions {
@@ -165,10 +185,64 @@ export class Neo4jStore implements Store {
     return this.transact('WRITE', work);
   }
 
+  /** A page and its count, read in one transaction. */
+  private paged<T>(page: [StatementName, Params], count: [StatementName, Params], map: (r: Neo4jRecord) => T) {
+    return this.read(
+      async (tx): Promise<Paged<T>> => ({
+        items: (await run(tx, ...page)).map(map),
+        totalCount: totalOf(await one(tx, ...count)),
+      }),
+    );
+  }
+
+  /** A keyset page: one row more than asked says whether another page follows. */
+  private keyset<T>(name: StatementName, params: Params, count: [StatementName, Params], page: KeysetPage, map: (r: Neo4jRecord) => T) {
+    return this.read(async (tx): Promise<KeysetResult<T>> => {
+      const rows = await run(tx, name, { ...params, limit: toInt(page.first + 1) });
+      return {
+        items: rows.slice(0, page.first).map(map),
+        hasNextPage: rows.length > page.first,
+        totalCount: totalOf(await one(tx, ...count)),
+      };
+    });
+  }
+
+  /** Per-parent pages of a relation read and their totals, in one transaction. */
+  private async relation<T>(
+    ids: readonly number[],
+    rows: StatementName,
+    counts: StatementName,
+    where: Params,
+    page: Page | undefined,
+    map: (r: Neo4jRecord) => T,
+  ): Promise<Paged<T>[]> {
+    if (ids.length === 0) return [];
+    const params = { ids: ids.map(toInt), ...where };
+    const [items, totals] = await this.read(
+      async (tx) => [await run(tx, rows, { ...params, ...slice(page) }), await run(tx, counts, params)] as const,
+    );
+    const groups = groupByIndex(ids.length, items, map);
+    const out = groups.map((g) => ({ items: g, totalCount: 0 }));
+    for (const row of totals) out[fromInt(row.get('i'), 'batch index')].totalCount = totalOf(row);
+    return out;
+  }
+
   // Songs
 
-  async listSongs() {
-    return (await this.read((tx) => run(tx, 'listSongs'))).map(toSong);
+  listSongs(query: SongQuery, page: Page) {
+    if (query.search !== undefined) {
+      const q = luceneQuery(query.search);
+      if (q === null) return Promise.resolve({ items: [], totalCount: 0 });
+      return this.paged(['searchSongs', { query: q, ...limits(page) }], ['countSearch', { query: q }], toSong);
+    }
+    return this.paged([SONG_PAGE[query.sort ?? 'ID_ASC'], limits(page)], ['countSongs', {}], toSong);
+  }
+
+  songsAfter(sort: SongSort, page: KeysetPage) {
+    if (!page.after) return this.keyset(SONG_PAGE[sort], { offset: toInt(0) }, ['countSongs', {}], page, toSong);
+    const { key, id } = page.after;
+    const params = sort.startsWith('ID') ? { id: toInt(id) } : { key, id: toInt(id) };
+    return this.keyset(SONG_AFTER[sort], params, ['countSongs', {}], page, toSong);
   }
 
   async songsByIds(ids: readonly number[]) {
@@ -177,8 +251,12 @@ export class Neo4jStore implements Store {
     return placeByIndex(ids.length, rows, toSong);
   }
 
-  async songsByArtistKey(key: string) {
-    return (await this.read((tx) => run(tx, 'songsByArtistKey', { artistKey: key }))).map(toSong);
+  songsByArtistKey(key: string, page: Page) {
+    return this.paged(
+      ['songsByArtistKey', { artistKey: key, ...limits(page) }],
+      ['countByArtistKey', { artistKey: key }],
+      toSong,
+    );
   }
 
   createSong(input: SongInput) {
@@ -240,8 +318,27 @@ export class Neo4jStore implements Store {
 
   // Services
 
-  async listServices() {
-    return (await this.read((tx) => run(tx, 'listServices'))).map(toService);
+  /** Unfiltered totals come from the count store; filtered ones from the service_type index. */
+  private serviceCount(filter: ServiceFilter): [StatementName, Params] {
+    return filter.serviceTypes ? ['countServicesOfTypes', { serviceTypes: typesParam(filter) }] : ['countServices', {}];
+  }
+
+  listServices(query: ServiceQuery, page: Page) {
+    return this.paged(
+      [SERVICE_PAGE[query.sort ?? 'DATE_ASC'], { serviceTypes: typesParam(query), ...limits(page) }],
+      this.serviceCount(query),
+      toService,
+    );
+  }
+
+  servicesAfter(query: ServiceQuery, page: KeysetPage) {
+    const sort = query.sort ?? 'DATE_ASC';
+    const serviceTypes = typesParam(query);
+    if (!page.after) {
+      return this.keyset(SERVICE_PAGE[sort], { serviceTypes, offset: toInt(0) }, this.serviceCount(query), page, toService);
+    }
+    const params = { serviceTypes, key: toInt(page.after.key as number), id: toInt(page.after.id) };
+    return this.keyset(SERVICE_AFTER[sort], params, this.serviceCount(query), page, toService);
   }
 
   async servicesByIds(ids: readonly number[]) {
@@ -250,9 +347,9 @@ export class Neo4jStore implements Store {
     return placeByIndex(ids.length, rows, toService);
   }
 
-  async servicesInRange(range: DateRange) {
-    const rows = await this.read((tx) => run(tx, 'servicesInRange', { min: toInt(range.min), max: toInt(range.max) }));
-    return rows.map(toService);
+  servicesInRange(range: DateRange, filter: ServiceFilter, page: Page) {
+    const where = { min: toInt(range.min), max: toInt(range.max), serviceTypes: typesParam(filter) };
+    return this.paged(['servicesInRange', { ...where, ...limits(page) }], ['countInRange', where], toService);
   }
 
   createService(input: ServiceInput) {
@@ -282,16 +379,12 @@ export class Neo4jStore implements Store {
 
   // PERFORMED_IN
 
-  async setlistsForServices(serviceIds: readonly number[]) {
-    if (serviceIds.length === 0) return [];
-    const rows = await this.read((tx) => run(tx, 'setlists', { ids: serviceIds.map(toInt) }));
-    return groupByIndex(serviceIds.length, rows, toSong);
+  setlistsForServices(serviceIds: readonly number[], page?: Page) {
+    return this.relation(serviceIds, 'setlists', 'setlistCounts', {}, page, toSong);
   }
 
-  async servicesForSongs(songIds: readonly number[]) {
-    if (songIds.length === 0) return [];
-    const rows = await this.read((tx) => run(tx, 'servicesForSongs', { ids: songIds.map(toInt) }));
-    return groupByIndex(songIds.length, rows, toService);
+  servicesForSongs(songIds: readonly number[], filter?: ServiceFilter, page?: Page) {
+    return this.relation(songIds, 'servicesForSongs', 'servicesForSongsCounts', { serviceTypes: typesParam(filter) }, page, toService);
   }
 
   /**
@@ -474,7 +567,7 @@ export class Neo4jStore implements Store {
 
   async exportSnapshot(): Promise<Snapshot> {
     const snapshot = await this.read(async (tx): Promise<Snapshot> => {
-      const songs = (await run(tx, 'listSongs')).map(toSong);
+      const songs = (await run(tx, 'exportSongs')).map(toSong);
       const services = (await run(tx, 'exportServices')).map(toService);
       const links = (await run(tx, 'exportLinks')).map((r) => ({
         serviceId: fromInt(r.get('serviceId'), 'service id'),

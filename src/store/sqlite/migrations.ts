@@ -64,6 +64,60 @@ export const MIGRATIONS: { version: number; description: string; sql: string }[]
       WHERE performed_in.id = r.id AND performed_in.position <> r.place;
     `,
   },
+  {
+    version: 3,
+    description: 'list paging: name index, row counts, full-text search over songs',
+    sql: `
+      -- Sorting songs by name walks this index (the rowid, the id, is its tie-breaker).
+      CREATE INDEX songs_name ON songs(name);
+
+      -- Row counts kept by triggers, so a page's totalCount costs one lookup whatever the size.
+      CREATE TABLE row_counts (name TEXT PRIMARY KEY, n INTEGER NOT NULL) WITHOUT ROWID;
+      INSERT INTO row_counts (name, n) SELECT 'songs', count(*) FROM songs;
+      INSERT INTO row_counts (name, n)
+        SELECT 'services:' || t.value, (SELECT count(*) FROM services WHERE service_type = t.value)
+        FROM json_each('["SUN_AM","SUN_PM","WED"]') t;
+      CREATE TRIGGER songs_count_insert AFTER INSERT ON songs BEGIN
+        UPDATE row_counts SET n = n + 1 WHERE name = 'songs';
+      END;
+      CREATE TRIGGER songs_count_delete AFTER DELETE ON songs BEGIN
+        UPDATE row_counts SET n = n - 1 WHERE name = 'songs';
+      END;
+      CREATE TRIGGER services_count_insert AFTER INSERT ON services BEGIN
+        UPDATE row_counts SET n = n + 1 WHERE name = 'services:' || new.service_type;
+      END;
+      CREATE TRIGGER services_count_delete AFTER DELETE ON services BEGIN
+        UPDATE row_counts SET n = n - 1 WHERE name = 'services:' || old.service_type;
+      END;
+      CREATE TRIGGER services_count_update AFTER UPDATE OF service_type ON services
+      WHEN old.service_type <> new.service_type BEGIN
+        UPDATE row_counts SET n = n - 1 WHERE name = 'services:' || old.service_type;
+        UPDATE row_counts SET n = n + 1 WHERE name = 'services:' || new.service_type;
+      END;
+
+      -- Song search: an external-content FTS5 index over songs(name, artists), kept in step by
+      -- triggers inside the writing transaction. The artists column is the JSON array as stored;
+      -- its brackets, quotes and commas are separators to the tokenizer. remove_diacritics 2 folds
+      -- accents (also on letters with several marks, as in Vietnamese); prefix indexes serve the
+      -- prefix match on the last word.
+      CREATE VIRTUAL TABLE songs_fts USING fts5(
+        name, artists, content = 'songs', content_rowid = 'id',
+        tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3'
+      );
+      INSERT INTO songs_fts (songs_fts, rank) VALUES ('rank', 'bm25(2.0, 1.0)');
+      INSERT INTO songs_fts (songs_fts) VALUES ('rebuild');
+      CREATE TRIGGER songs_fts_insert AFTER INSERT ON songs BEGIN
+        INSERT INTO songs_fts (rowid, name, artists) VALUES (new.id, new.name, new.artists);
+      END;
+      CREATE TRIGGER songs_fts_delete AFTER DELETE ON songs BEGIN
+        INSERT INTO songs_fts (songs_fts, rowid, name, artists) VALUES ('delete', old.id, old.name, old.artists);
+      END;
+      CREATE TRIGGER songs_fts_update AFTER UPDATE OF name, artists ON songs BEGIN
+        INSERT INTO songs_fts (songs_fts, rowid, name, artists) VALUES ('delete', old.id, old.name, old.artists);
+        INSERT INTO songs_fts (rowid, name, artists) VALUES (new.id, new.name, new.artists);
+      END;
+    `,
+  },
 ];
 
 /** The file was written by a newer release: running old code on it could corrupt it. */

@@ -1,14 +1,56 @@
+import { perOrder, SERVICE_AFTER, SERVICE_PAGE, SONG_AFTER, SONG_PAGE } from '../list-statements';
+import type { ServiceSort, SongSort } from '../types';
+
 /**
  * Every SQL statement of the SQLite store, by name. Batch reads take a JSON array parameter and
  * expand it with json_each, so one prepared statement serves any batch size.
+ *
+ * Lists are read a page at a time (`LIMIT @limit OFFSET @offset`, `@limit` -1 for no limit) with
+ * their count beside them in the same read transaction. Which index serves each list is stated in
+ * README.md ("Paging, counting and search") and checked by test/sqlite.plans.test.ts.
  */
+const SONG_ORDER = {
+  ID_ASC: 'id',
+  ID_DESC: 'id DESC',
+  NAME_ASC: 'name, id',
+  NAME_DESC: 'name DESC, id DESC',
+} as const satisfies Record<SongSort, string>;
+const SERVICE_ORDER = {
+  DATE_ASC: 'date, id',
+  DATE_DESC: 'date DESC, id DESC',
+} as const satisfies Record<ServiceSort, string>;
+
+/** `@types` is a JSON array of service types: the filter is always given (all three when absent). */
+const OF_TYPES = 'service_type IN (SELECT value FROM json_each(@types))';
+const songsPage = (sort: SongSort) => `SELECT id, name, artists FROM songs ORDER BY ${SONG_ORDER[sort]} LIMIT @limit OFFSET @offset`;
+/** Keyset pages compare (key, id) as one row value, which SQLite answers with an index range. */
+const songsAfter = (sort: SongSort) => {
+  const op = sort.endsWith('DESC') ? '<' : '>';
+  const where = sort.startsWith('ID') ? `id ${op} @id` : `(name, id) ${op} (@key, @id)`;
+  return `SELECT id, name, artists FROM songs WHERE ${where} ORDER BY ${SONG_ORDER[sort]} LIMIT @limit`;
+};
+const servicesPage = (sort: ServiceSort) =>
+  `SELECT id, date, service_type FROM services WHERE ${OF_TYPES} ORDER BY ${SERVICE_ORDER[sort]} LIMIT @limit OFFSET @offset`;
+const servicesAfter = (sort: ServiceSort) =>
+  `SELECT id, date, service_type FROM services WHERE (date, id) ${sort === 'DATE_DESC' ? '<' : '>'} (@key, @id) AND ${OF_TYPES}
+   ORDER BY ${SERVICE_ORDER[sort]} LIMIT @limit`;
+
 export const SQL = {
   // Songs
-  listSongs: 'SELECT id, name, artists FROM songs ORDER BY id',
+  ...perOrder(SONG_PAGE, songsPage),
+  ...perOrder(SONG_AFTER, songsAfter),
+  /** Kept by triggers (migration 2): counting 100,000 rows on every page would cost what the store holds. */
+  countSongs: "SELECT n FROM row_counts WHERE name = 'songs'",
+  /** `@match` is an FTS5 expression built by src/domain/search.ts; rank is bm25 with name weighted 2, artists 1. */
+  searchSongs: `
+    SELECT s.id, s.name, s.artists FROM songs_fts f JOIN songs s ON s.id = f.rowid
+    WHERE songs_fts MATCH @match ORDER BY f.rank, s.id LIMIT @limit OFFSET @offset`,
+  countSearch: 'SELECT count(*) FROM songs_fts WHERE songs_fts MATCH @match',
   songsByIds: 'SELECT id, name, artists FROM songs WHERE id IN (SELECT value FROM json_each(?))',
   songsByArtistKey: `
     SELECT s.id, s.name, s.artists FROM song_artist_keys k JOIN songs s ON s.id = k.song_id
-    WHERE k.artist_key = ? ORDER BY s.id`,
+    WHERE k.artist_key = @key ORDER BY k.song_id LIMIT @limit OFFSET @offset`,
+  countByArtistKey: 'SELECT count(*) FROM song_artist_keys WHERE artist_key = @key',
   insertSong: 'INSERT INTO songs (name, artists) VALUES (?, ?) RETURNING id, name, artists',
   updateSong: `
     UPDATE songs SET name = coalesce(?, name), artists = coalesce(?, artists)
@@ -20,9 +62,14 @@ export const SQL = {
   songsExisting: 'SELECT id FROM songs WHERE id IN (SELECT value FROM json_each(?))',
 
   // Services
-  listServices: 'SELECT id, date, service_type FROM services ORDER BY date, id',
+  ...perOrder(SERVICE_PAGE, servicesPage),
+  ...perOrder(SERVICE_AFTER, servicesAfter),
+  countServices: "SELECT coalesce(sum(n), 0) FROM row_counts WHERE name IN (SELECT 'services:' || value FROM json_each(@types))",
   servicesByIds: 'SELECT id, date, service_type FROM services WHERE id IN (SELECT value FROM json_each(?))',
-  servicesInRange: 'SELECT id, date, service_type FROM services WHERE date BETWEEN ? AND ? ORDER BY date, id',
+  servicesInRange: `
+    SELECT id, date, service_type FROM services WHERE date BETWEEN @min AND @max AND ${OF_TYPES}
+    ORDER BY date, id LIMIT @limit OFFSET @offset`,
+  countInRange: `SELECT count(*) FROM services WHERE date BETWEEN @min AND @max AND ${OF_TYPES}`,
   insertService: 'INSERT INTO services (date, service_type) VALUES (?, ?) RETURNING id, date, service_type',
   updateService: `
     UPDATE services SET date = coalesce(?, date), service_type = coalesce(?, service_type)
@@ -31,16 +78,31 @@ export const SQL = {
   serviceExists: 'SELECT 1 FROM services WHERE id = ?',
 
   // PERFORMED_IN
+  // Relation reads page each parent's list separately: row_number() over each parent's rows, and
+  // rows @offset+1..@end kept. Counts come from a second statement so a parent whose page is empty
+  // still has its total.
   setlists: `
-    SELECT p.service_id AS key, s.id, s.name, s.artists
-    FROM performed_in p JOIN songs s ON s.id = p.song_id
-    WHERE p.service_id IN (SELECT value FROM json_each(?))
-    ORDER BY p.service_id, p.position, p.id`,
+    SELECT key, id, name, artists FROM (
+      SELECT p.service_id AS key, s.id, s.name, s.artists,
+             row_number() OVER (PARTITION BY p.service_id ORDER BY p.position, p.id) AS n
+      FROM performed_in p JOIN songs s ON s.id = p.song_id
+      WHERE p.service_id IN (SELECT value FROM json_each(@ids)))
+    WHERE n > @offset AND n <= @end
+    ORDER BY key, n`,
+  setlistCounts: `
+    SELECT service_id AS key, count(*) AS total FROM performed_in
+    WHERE service_id IN (SELECT value FROM json_each(@ids)) GROUP BY service_id`,
   servicesForSongs: `
-    SELECT p.song_id AS key, v.id, v.date, v.service_type
-    FROM performed_in p JOIN services v ON v.id = p.service_id
-    WHERE p.song_id IN (SELECT value FROM json_each(?))
-    ORDER BY p.song_id, v.date, v.id`,
+    SELECT key, id, date, service_type FROM (
+      SELECT p.song_id AS key, v.id, v.date, v.service_type,
+             row_number() OVER (PARTITION BY p.song_id ORDER BY v.date, v.id) AS n
+      FROM performed_in p JOIN services v ON v.id = p.service_id
+      WHERE p.song_id IN (SELECT value FROM json_each(@ids)) AND v.${OF_TYPES})
+    WHERE n > @offset AND n <= @end
+    ORDER BY key, n`,
+  servicesForSongsCounts: `
+    SELECT p.song_id AS key, count(*) AS total FROM performed_in p JOIN services v ON v.id = p.service_id
+    WHERE p.song_id IN (SELECT value FROM json_each(@ids)) AND v.${OF_TYPES} GROUP BY p.song_id`,
   // Positions are places 1..n (CONTRACT.md §3). Link writes read the order (setlistOrder), compute
   // the new one in src/domain/setlist.ts, and write the positions that changed (moveLink) and the
   // new links (insertLink: a plain INSERT, since an upsert would spend an AUTOINCREMENT link id).

@@ -2,16 +2,25 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { artistKey } from '../../domain/artists';
+import { fts5Query } from '../../domain/search';
 import { orderAfterLink, placesToWrite, songIds, type PlacedSong } from '../../domain/setlist';
 import { StoreUnavailableError } from '../../errors';
-import { usernameKey } from '../keys';
-import { assembleSnapshot, checkSnapshot, sequenceFloor, snapshotCounts } from '../snapshot';
 import { CatalogueError, checkSetlist } from '../catalogue';
+import { usernameKey } from '../keys';
+import { SERVICE_AFTER, SERVICE_PAGE, SONG_AFTER, SONG_PAGE } from '../list-statements';
+import { ALL_SERVICE_TYPES, pageEnd } from '../paging';
+import { assembleSnapshot, checkSnapshot, sequenceFloor, snapshotCounts } from '../snapshot';
 import type {
   CatalogueBatch,
   DateRange,
   ImportedCatalogue,
+  KeysetPage,
+  KeysetResult,
   LinkResult,
+  Page,
+  Paged,
+  ServiceFilter,
+  ServiceQuery,
   ServiceInput,
   ServicePatch,
   ServiceRecord,
@@ -20,7 +29,9 @@ import type {
   SnapshotLink,
   SongInput,
   SongPatch,
+  SongQuery,
   SongRecord,
+  SongSort,
   Store,
   UserCredentials,
   UserInput,
@@ -59,12 +70,20 @@ function byIds<T extends { id: number }>(ids: readonly number[], rows: T[]): (T 
   return ids.map((id) => found.get(id) ?? null);
 }
 
-/** Group rows carrying a `key` column into one list per requested key, keeping row order. */
-function groupBy<R, T>(keys: readonly number[], rows: Keyed<R>[], map: (r: R) => T): T[][] {
+/** One page per requested key from rows carrying a `key` column and per-key totals. */
+function groupBy<R, T>(keys: readonly number[], rows: Keyed<R>[], totals: Keyed<{ total: number }>[], map: (r: R) => T): Paged<T>[] {
   const groups = new Map<number, T[]>(keys.map((k) => [k, []]));
   for (const row of rows) groups.get(row.key)?.push(map(row));
-  return keys.map((k) => groups.get(k) ?? []);
+  const counts = new Map(totals.map((t) => [t.key, t.total]));
+  return keys.map((k) => ({ items: groups.get(k) ?? [], totalCount: counts.get(k) ?? 0 }));
 }
+
+/** LIMIT/OFFSET parameters: -1 is SQLite's "no limit". */
+const limits = (page: Page) => ({ limit: page.limit ?? -1, offset: page.offset ?? 0 });
+/** Parameters of the per-parent window: rows offset+1..end of each parent. */
+const perParent = (page: Page = {}) => ({ offset: page.offset ?? 0, end: pageEnd(page) });
+const typesParam = (filter: ServiceFilter = {}) => JSON.stringify(filter.serviceTypes ?? ALL_SERVICE_TYPES);
+
 
 // Conditions of the database itself (locked, I/O failure, file gone), as opposed to a bug.
 const UNAVAILABLE_CODES = /^SQLITE_(BUSY|LOCKED|IOERR|CANTOPEN|FULL|READONLY|NOTADB|CORRUPT)/;
@@ -112,6 +131,43 @@ export class SqliteStore implements Store {
     return this.stmt(name).run(...params);
   }
 
+  private count(name: StatementName, params: Record<string, unknown>): number {
+    return this.stmt(name).pluck().get(params) as number;
+  }
+
+  /**
+   * A page and its count in one deferred read transaction: under WAL both statements see the same
+   * snapshot, so the count always matches the page.
+   */
+  private paged<R, T>(page: [StatementName, Record<string, unknown>], count: [StatementName, Record<string, unknown>], map: (r: R) => T) {
+    return this.guard(() =>
+      this.db.transaction((): Paged<T> => ({
+        items: this.all<R>(page[0], page[1]).map(map),
+        totalCount: this.count(count[0], count[1]),
+      }))(),
+    );
+  }
+
+  /** A keyset page: one row more than asked says whether another page follows. */
+  private keyset<R, T>(
+    name: StatementName,
+    params: Record<string, unknown>,
+    count: [StatementName, Record<string, unknown>],
+    page: KeysetPage,
+    map: (r: R) => T,
+  ) {
+    return this.guard(() =>
+      this.db.transaction((): KeysetResult<T> => {
+        const rows = this.all<R>(name, { ...params, limit: page.first + 1 });
+        return {
+          items: rows.slice(0, page.first).map(map),
+          hasNextPage: rows.length > page.first,
+          totalCount: this.count(count[0], count[1]),
+        };
+      })(),
+    );
+  }
+
   /** Run `fn` as one IMMEDIATE transaction, mapping database failures to UNAVAILABLE. */
   private write<T>(fn: () => T): Promise<T> {
     return this.guard(() => this.db.transaction(fn).immediate());
@@ -130,16 +186,27 @@ export class SqliteStore implements Store {
 
   // Songs
 
-  listSongs() {
-    return this.guard(() => this.all<SongRow>('listSongs').map(toSong));
+  listSongs(query: SongQuery, page: Page) {
+    if (query.search !== undefined) {
+      const match = fts5Query(query.search);
+      if (match === null) return Promise.resolve({ items: [], totalCount: 0 });
+      return this.paged(['searchSongs', { match, ...limits(page) }], ['countSearch', { match }], toSong);
+    }
+    return this.paged([SONG_PAGE[query.sort ?? 'ID_ASC'], limits(page)], ['countSongs', {}], toSong);
+  }
+
+  songsAfter(sort: SongSort, page: KeysetPage) {
+    if (!page.after) return this.keyset(SONG_PAGE[sort], { offset: 0 }, ['countSongs', {}], page, toSong);
+    const params = sort.startsWith('ID') ? { id: page.after.id } : { key: page.after.key, id: page.after.id };
+    return this.keyset(SONG_AFTER[sort], params, ['countSongs', {}], page, toSong);
   }
 
   songsByIds(ids: readonly number[]) {
     return this.guard(() => byIds(ids, this.all<SongRow>('songsByIds', JSON.stringify(ids)).map(toSong)));
   }
 
-  songsByArtistKey(key: string) {
-    return this.guard(() => this.all<SongRow>('songsByArtistKey', key).map(toSong));
+  songsByArtistKey(key: string, page: Page) {
+    return this.paged(['songsByArtistKey', { key, ...limits(page) }], ['countByArtistKey', { key }], toSong);
   }
 
   private indexArtists(songId: number, artists: string[]) {
@@ -178,8 +245,21 @@ export class SqliteStore implements Store {
 
   // Services
 
-  listServices() {
-    return this.guard(() => this.all<ServiceRow>('listServices').map(toService));
+  listServices(query: ServiceQuery, page: Page) {
+    const types = typesParam(query);
+    return this.paged(
+      [SERVICE_PAGE[query.sort ?? 'DATE_ASC'], { types, ...limits(page) }],
+      ['countServices', { types }],
+      toService,
+    );
+  }
+
+  servicesAfter(query: ServiceQuery, page: KeysetPage) {
+    const sort = query.sort ?? 'DATE_ASC';
+    const types = typesParam(query);
+    const count: [StatementName, Record<string, unknown>] = ['countServices', { types }];
+    if (!page.after) return this.keyset(SERVICE_PAGE[sort], { types, offset: 0 }, count, page, toService);
+    return this.keyset(SERVICE_AFTER[sort], { types, key: page.after.key, id: page.after.id }, count, page, toService);
   }
 
   servicesByIds(ids: readonly number[]) {
@@ -188,8 +268,9 @@ export class SqliteStore implements Store {
     );
   }
 
-  servicesInRange(range: DateRange) {
-    return this.guard(() => this.all<ServiceRow>('servicesInRange', range.min, range.max).map(toService));
+  servicesInRange(range: DateRange, filter: ServiceFilter, page: Page) {
+    const where = { min: range.min, max: range.max, types: typesParam(filter) };
+    return this.paged(['servicesInRange', { ...where, ...limits(page) }], ['countInRange', where], toService);
   }
 
   createService(input: ServiceInput) {
@@ -209,15 +290,31 @@ export class SqliteStore implements Store {
 
   // PERFORMED_IN
 
-  setlistsForServices(serviceIds: readonly number[]) {
+  setlistsForServices(serviceIds: readonly number[], page?: Page) {
+    const ids = JSON.stringify(serviceIds);
     return this.guard(() =>
-      groupBy(serviceIds, this.all<Keyed<SongRow>>('setlists', JSON.stringify(serviceIds)), toSong),
+      this.db.transaction(() =>
+        groupBy(
+          serviceIds,
+          this.all<Keyed<SongRow>>('setlists', { ids, ...perParent(page) }),
+          this.all<Keyed<{ total: number }>>('setlistCounts', { ids }),
+          toSong,
+        ),
+      )(),
     );
   }
 
-  servicesForSongs(songIds: readonly number[]) {
+  servicesForSongs(songIds: readonly number[], filter?: ServiceFilter, page?: Page) {
+    const where = { ids: JSON.stringify(songIds), types: typesParam(filter) };
     return this.guard(() =>
-      groupBy(songIds, this.all<Keyed<ServiceRow>>('servicesForSongs', JSON.stringify(songIds)), toService),
+      this.db.transaction(() =>
+        groupBy(
+          songIds,
+          this.all<Keyed<ServiceRow>>('servicesForSongs', { ...where, ...perParent(page) }),
+          this.all<Keyed<{ total: number }>>('servicesForSongsCounts', where),
+          toService,
+        ),
+      )(),
     );
   }
 

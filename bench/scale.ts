@@ -1,0 +1,179 @@
+/**
+ * `npm run bench:scale` (also `npm run bench -- --scale`): does a paged request cost what its
+ * answer costs, or what the store holds? The same bounded requests run against two real servers,
+ * one on 1,000 songs (200 services, 1,200 links) and one on 100,000 songs (20,000 services,
+ * 120,000 links), alternating small and large for several rounds; the report is each request's
+ * median (over rounds) mean latency on both and the median of the rounds' ratios large/small
+ * (target: at most 1.5). One connection: latency, not throughput under queueing.
+ *
+ *   npm run bench:scale [-- --duration 2 --rounds 5 --connections 1 --legacy --out file.json]
+ *
+ * --legacy drops what older code lacks (search, limits on nested fields), for "before" numbers.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { ARTIST, SEARCH, type ScaleInfo, type SizeName } from './scale-data';
+
+interface Ready {
+  type: 'ready';
+  url: string;
+  importMs: number;
+  info: ScaleInfo;
+}
+
+interface Request {
+  id: string;
+  method: 'GET' | 'POST';
+  path: (info: ScaleInfo) => string;
+  body?: string;
+  /** Both stores must answer this many items (bounded answers), when known. */
+  items?: number;
+}
+
+function options(argv: string[]) {
+  const get = (name: string, fallback: number) => {
+    const i = argv.indexOf(`--${name}`);
+    return i >= 0 ? Number(argv[i + 1]) : fallback;
+  };
+  const outAt = argv.indexOf('--out');
+  return {
+    duration: get('duration', 2),
+    rounds: get('rounds', 5),
+    connections: get('connections', 1),
+    legacy: argv.includes('--legacy'),
+    out: outAt >= 0 ? path.resolve(argv[outAt + 1]) : path.join(__dirname, 'scale-results.json'),
+  };
+}
+
+const gql = (query: string) => JSON.stringify({ query });
+
+function requests(legacy: boolean): Request[] {
+  const list: Request[] = [
+    { id: 'songs-page', method: 'GET', path: () => '/api/v1/songs?limit=20', items: 20 },
+    { id: 'services-page', method: 'GET', path: () => '/api/v1/services?limit=20', items: 20 },
+    { id: 'by-artist', method: 'GET', path: () => `/api/v1/songs/byArtist/${encodeURIComponent(ARTIST)}?limit=20`, items: 15 },
+    { id: 'for-service', method: 'GET', path: () => '/api/v1/songs/forService/17', items: 6 },
+    { id: 'with-song-page', method: 'GET', path: (i) => `/api/v1/services/withSong/${i.busiestSong.id}?limit=20`, items: 8 },
+    { id: 'by-date-4-weeks', method: 'GET', path: (i) => `/api/v1/services/byDate/between/${i.range.from}/${i.range.to}`, items: 12 },
+    {
+      id: 'graphql-nested',
+      method: 'POST',
+      path: () => '/graphql',
+      body: gql(`{ services(limit: 20) { id date songs${legacy ? '' : '(limit: 3)'} { id name } } }`),
+    },
+  ];
+  if (!legacy) {
+    list.push({ id: 'search', method: 'GET', path: () => `/api/v1/songs?q=${encodeURIComponent(SEARCH.q)}&limit=20`, items: SEARCH.expected });
+  }
+  return list;
+}
+
+function startServer(size: SizeName): Promise<{ child: ChildProcess; ready: Ready }> {
+  const child = fork(path.join(__dirname, 'scale-server.ts'), [size], {
+    execArgv: ['--require', require.resolve('tsx/cjs')],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the ${size} server did not start within 5 minutes`)), 300_000);
+    child.on('message', (msg: Ready) => {
+      if (msg?.type === 'ready') {
+        clearTimeout(timer);
+        resolve({ child, ready: msg });
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`the ${size} server exited with code ${code}`)));
+  });
+}
+
+async function check(base: string, info: ScaleInfo, r: Request): Promise<number> {
+  const res = await fetch(base + r.path(info), {
+    method: r.method,
+    headers: r.body ? { 'content-type': 'application/json' } : {},
+    body: r.body,
+  });
+  const body = (await res.json()) as unknown;
+  if (res.status !== 200 || (body as { errors?: unknown }).errors) {
+    throw new Error(`${r.id} on ${info.size}: ${res.status} ${JSON.stringify(body).slice(0, 300)}`);
+  }
+  const items = Array.isArray(body) ? body.length : (body as { data: { services: unknown[] } }).data.services.length;
+  if (r.items !== undefined && items !== r.items) throw new Error(`${r.id} on ${info.size}: ${items} items, expected ${r.items}`);
+  return items;
+}
+
+async function measure(base: string, info: ScaleInfo, r: Request, o: ReturnType<typeof options>) {
+  const result = await autocannon({
+    url: base + r.path(info),
+    method: r.method,
+    headers: r.body ? { 'content-type': 'application/json' } : {},
+    body: r.body,
+    connections: o.connections,
+    duration: o.duration,
+  });
+  if (result.non2xx || result.errors) throw new Error(`${r.id} on ${info.size}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  // autocannon's latency histogram has whole-millisecond resolution, too coarse for ~1 ms answers;
+  // with closed-loop connections, time per request over the run is the precise mean latency.
+  return { mean: (o.connections * o.duration * 1000) / result.requests.total, p99: result.latency.p99, rps: result.requests.average };
+}
+
+async function main() {
+  const o = options(process.argv.slice(2));
+  console.log('Building the stores (import through importSnapshot, one transaction each)...');
+  const small = await startServer('small');
+  const large = await startServer('large');
+  const servers = { small, large };
+  for (const s of Object.values(servers)) {
+    const { info, importMs } = s.ready;
+    console.log(`  ${info.size}: ${info.songs} songs, ${info.services} services, ${info.links} links; import ${importMs} ms`);
+  }
+  const rows = [];
+  try {
+    for (const r of requests(o.legacy)) {
+      const items = {
+        small: await check(small.ready.url, small.ready.info, r),
+        large: await check(large.ready.url, large.ready.info, r),
+      };
+      const samples: Record<SizeName, number[]> = { small: [], large: [] };
+      // Warm both, then alternate so drift on a shared machine hits both sides alike.
+      for (const size of ['small', 'large'] as const) await measure(servers[size].ready.url, servers[size].ready.info, r, { ...o, duration: 0.5 });
+      for (let round = 0; round < o.rounds; round++) {
+        for (const size of (round % 2 ? ['large', 'small'] : ['small', 'large']) as SizeName[]) {
+          samples[size].push((await measure(servers[size].ready.url, servers[size].ready.info, r, o)).mean);
+        }
+      }
+      // Medians of the rounds' means: on a shared machine one disturbed round should not decide.
+      const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+      const ratios = samples.small.map((sm, i) => samples.large[i] / sm);
+      const row = {
+        id: r.id,
+        request: `${r.method} ${r.path(large.ready.info)}`,
+        items,
+        smallMs: +median(samples.small).toFixed(2),
+        largeMs: +median(samples.large).toFixed(2),
+        ratio: +median(ratios).toFixed(2),
+        roundRatios: ratios.map((x) => +x.toFixed(2)),
+      };
+      rows.push(row);
+      console.log(`${row.id.padEnd(16)} items ${items.small}/${items.large}  small ${row.smallMs} ms  large ${row.largeMs} ms  ratio ${row.ratio}`);
+    }
+  } finally {
+    small.child.disconnect();
+    large.child.disconnect();
+  }
+  const report = {
+    date: new Date().toISOString(),
+    options: o,
+    stores: { small: { ...small.ready.info, importMs: small.ready.importMs }, large: { ...large.ready.info, importMs: large.ready.importMs } },
+    rows,
+  };
+  fs.writeFileSync(o.out, JSON.stringify(report, null, 2) + '\n');
+  console.log(`\n| request | items small/large | small ms | large ms | ratio |\n|---|---|---|---|---|`);
+  for (const r of rows) console.log(`| ${r.id} | ${r.items.small}/${r.items.large} | ${r.smallMs} | ${r.largeMs} | **${r.ratio}** |`);
+  console.log(`\nwritten to ${o.out}`);
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

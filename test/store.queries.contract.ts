@@ -1,0 +1,147 @@
+/**
+ * The list-query part of the store contract (paging, counts, filters, sort orders, search and
+ * keyset cursors), run by test/store.contract.test.ts against every adapter.
+ */
+import type { ServiceRecord, SongRecord, Store } from '../src/store/types';
+
+const DAY = 86_400_000;
+const idsOf = (records: readonly { id: number }[]) => records.map((r) => r.id);
+
+export function queryContract(getStore: () => Store) {
+  describe('list queries in the store', () => {
+    let store: Store;
+    let songs: SongRecord[];
+    let services: ServiceRecord[];
+    beforeEach(async () => {
+      store = getStore();
+      songs = [];
+      for (const [name, artists] of [
+        ['Alas! And Did My Savior Bleed?', ['Isaac Watts']],
+        ['Ngợi Khen Danh Ngài', ['Thánh Ca']],
+        ['What a Beautiful Name', ['Hillsong Worship']],
+        ['Cornerstone', ['Hillsong Worship', 'Edward Mote']],
+        ['amazing love', []],
+        ['Be Thou My Vision', ['Traditional']],
+      ] as const) {
+        songs.push(await store.createSong({ name, artists: [...artists] }));
+      }
+      services = [];
+      const types = ['SUN_AM', 'WED', 'SUN_PM', 'SUN_AM', 'WED'] as const;
+      for (let i = 0; i < types.length; i++) {
+        // Two services share a date: id breaks the tie.
+        services.push(await store.createService({ date: (i === 4 ? 3 : i) * DAY, serviceType: types[i] }));
+      }
+    });
+
+    it('pages songs with LIMIT/OFFSET and counts the whole list', async () => {
+      const page = await store.listSongs({}, { limit: 2, offset: 1 });
+      expect(idsOf(page.items)).toEqual(idsOf(songs.slice(1, 3)));
+      expect(page.totalCount).toBe(6);
+      expect((await store.listSongs({}, { offset: 5 })).items).toEqual([songs[5]]);
+      expect(await store.listSongs({}, { offset: 50 })).toEqual({ items: [], totalCount: 6 });
+    });
+
+    it('keeps the count in step with creates and deletes', async () => {
+      await store.deleteSong(songs[0].id);
+      expect((await store.listSongs({}, { limit: 1 })).totalCount).toBe(5);
+      await store.deleteService(services[0].id);
+      await store.updateService(services[1].id, { serviceType: 'SUN_AM' });
+      expect((await store.listServices({ serviceTypes: ['SUN_AM'] }, {})).totalCount).toBe(2);
+      expect((await store.listServices({}, { limit: 1 })).totalCount).toBe(4);
+    });
+
+    it('sorts songs by name (code point order) and id, both ways', async () => {
+      const byName = [...songs].sort((a, b) => (a.name < b.name ? -1 : 1));
+      expect(idsOf((await store.listSongs({ sort: 'NAME_ASC' }, {})).items)).toEqual(idsOf(byName));
+      expect(idsOf((await store.listSongs({ sort: 'NAME_DESC' }, {})).items)).toEqual(idsOf(byName).reverse());
+      expect(idsOf((await store.listSongs({ sort: 'ID_DESC' }, { limit: 2 })).items)).toEqual([songs[5].id, songs[4].id]);
+    });
+
+    it('filters services by type and sorts by date both ways, id breaking ties', async () => {
+      const [a, b, c, d, e] = idsOf(services);
+      expect(idsOf((await store.listServices({}, {})).items)).toEqual([a, b, c, d, e]);
+      expect(idsOf((await store.listServices({ sort: 'DATE_DESC' }, {})).items)).toEqual([e, d, c, b, a]);
+      const wedOrAm = await store.listServices({ serviceTypes: ['WED', 'SUN_AM'] }, { limit: 3 });
+      expect(idsOf(wedOrAm.items)).toEqual([a, b, d]);
+      expect(wedOrAm.totalCount).toBe(4);
+      const inRange = await store.servicesInRange({ min: DAY, max: 3 * DAY }, { serviceTypes: ['WED'] }, { limit: 1, offset: 1 });
+      expect(inRange).toEqual({ items: [services[4]], totalCount: 2 });
+    });
+
+    it('pages byArtist with its count', async () => {
+      const page = await store.songsByArtistKey('hillsong worship', { limit: 1, offset: 1 });
+      expect(page).toEqual({ items: [songs[3]], totalCount: 2 });
+    });
+
+    it('pages relations per parent in one call, with per-parent totals', async () => {
+      const [v1, v2, v3] = services;
+      await store.replaceSetlist(v1.id, idsOf(songs.slice(0, 4)));
+      await store.replaceSetlist(v2.id, idsOf(songs.slice(2, 3)));
+      const pages = await store.setlistsForServices([v1.id, v2.id, v3.id], { limit: 2, offset: 1 });
+      expect(pages.map((p) => idsOf(p.items))).toEqual([idsOf(songs.slice(1, 3)), [], []]);
+      expect(pages.map((p) => p.totalCount)).toEqual([4, 1, 0]);
+      const performed = await store.servicesForSongs([songs[2].id, songs[5].id], { serviceTypes: ['WED'] }, { limit: 5 });
+      expect(performed).toEqual([{ items: [v2], totalCount: 1 }, { items: [], totalCount: 0 }]);
+      const all = await store.servicesForSongs([songs[2].id], {}, { limit: 1, offset: 1 });
+      expect(all).toEqual([{ items: [v2], totalCount: 2 }]);
+    });
+
+    it.each([
+      ['Alas and did', 0],
+      ['alas! AND did', 0],
+      ['ngoi khen', 1],
+      ['NGỢI', 1],
+      ['hillsong', 2],
+      ['savi', 0],
+      ['Beautiful hillsong', 2],
+    ])('search %p finds what it should, ignoring case, accents and punctuation', async (q, first) => {
+      const found = await store.listSongs({ search: q }, {});
+      expect(found.items.map((s) => s.id)).toContain(songs[first].id);
+      expect(found.totalCount).toBe(found.items.length);
+      for (const s of found.items) expect(s).toEqual(songs.find((x) => x.id === s.id));
+    });
+
+    it('search: no match, syntax-looking input and paging', async () => {
+      expect(await store.listSongs({ search: 'zzzz' }, {})).toEqual({ items: [], totalCount: 0 });
+      expect(await store.listSongs({ search: '"*(:^' }, {})).toEqual({ items: [], totalCount: 0 });
+      expect((await store.listSongs({ search: 'NEAR( OR "alas' }, {})).totalCount).toBe(0);
+      const hill = await store.listSongs({ search: 'hillsong' }, { limit: 1, offset: 1 });
+      expect(hill.totalCount).toBe(2);
+      expect(hill.items).toHaveLength(1);
+    });
+
+    it('search follows updates and deletes in the same transaction', async () => {
+      await store.updateSong(songs[4].id, { name: 'Reckless Love' });
+      expect(idsOf((await store.listSongs({ search: 'reckless' }, {})).items)).toEqual([songs[4].id]);
+      expect((await store.listSongs({ search: 'amazing' }, {})).totalCount).toBe(0);
+      await store.deleteSong(songs[4].id);
+      expect((await store.listSongs({ search: 'reckless' }, {})).totalCount).toBe(0);
+    });
+
+    it('keyset pages walk every order exactly once', async () => {
+      const orders = ['ID_ASC', 'ID_DESC', 'NAME_ASC', 'NAME_DESC'] as const;
+      for (const sort of orders) {
+        const whole = idsOf((await store.listSongs({ sort }, {})).items);
+        const seen: number[] = [];
+        let after: { key: string | number; id: number } | undefined;
+        for (;;) {
+          const page = await store.songsAfter(sort, { first: 4, after });
+          expect(page.totalCount).toBe(6);
+          seen.push(...idsOf(page.items));
+          if (!page.hasNextPage) break;
+          const last = page.items.at(-1)!;
+          after = { key: sort.startsWith('NAME') ? last.name : last.id, id: last.id };
+        }
+        expect(seen).toEqual(whole);
+      }
+      for (const sort of ['DATE_ASC', 'DATE_DESC'] as const) {
+        const whole = idsOf((await store.listServices({ sort, serviceTypes: ['SUN_AM', 'WED'] }, {})).items);
+        const first = await store.servicesAfter({ sort, serviceTypes: ['SUN_AM', 'WED'] }, { first: 2 });
+        const last = first.items[1];
+        const rest = await store.servicesAfter({ sort, serviceTypes: ['SUN_AM', 'WED'] }, { first: 5, after: { key: last.date, id: last.id } });
+        expect([...idsOf(first.items), ...idsOf(rest.items)]).toEqual(whole);
+        expect([first.hasNextPage, rest.hasNextPage, rest.totalCount]).toEqual([true, false, 4]);
+      }
+    });
+  });
+}
