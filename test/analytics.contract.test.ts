@@ -161,7 +161,7 @@ describe('analytics on random small histories (fast-check, SQLite vs the referen
           const store = new SqliteStore(':memory:');
           try {
             const songIds: number[] = [];
-            for (const [i, artists] of h.songs.entries()) songIds.push((await store.createSong({ name: `S${i % 3}`, artists })).id);
+            for (const [i, artists] of h.songs.entries()) songIds.push((await store.createSong({ name: `S${i % 3}`, artists: [...artists] })).id);
             for (const { service: s, setlist, positions } of h.services) {
               const v = await store.createService({ date: at(s), serviceType: s.serviceType });
               // Explicit positions that may tie: only link order then tells opener from closer.
