@@ -191,6 +191,15 @@ describe('bad input: 400 naming the parameter, 404 for unknown songs', () => {
     expect(missing.body.errors[0].extensions.code).toBe('NOT_FOUND');
   });
 
+  it('the cost limit charges analytics their weight: four reports run, six are refused', async () => {
+    const report = (n: number) => `{ ${Array.from({ length: n }, (_, i) => `r${i}: songUsage(limit: 1) { timesSung }`).join(' ')} }`;
+    expect((await server.gql(report(4))).body.data.r3).toHaveLength(1);
+    const res = await server.gql(report(6));
+    expect(res.status).toBe(400);
+    expect(res.body.errors[0]).toMatchObject({ message: expect.stringMatching(/Cost limit of 5000 exceeded/), extensions: { code: 'BAD_REQUEST' } });
+    expect(res.body).not.toHaveProperty('data');
+  });
+
   it('every analytics route is in the OpenAPI document', async () => {
     const doc = (await server.api('GET', '/openapi.json')).body;
     for (const p of ['/reports/songUsage', '/reports/newSongs', '/reports/timeline', '/reports/artists', '/songs/{songId}/usage', '/songs/{songId}/sungWith', '/songs/notSungSince/{date}']) {
