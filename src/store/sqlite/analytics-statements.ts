@@ -34,6 +34,8 @@ const perSong = (songs?: string) => `
   WHERE service_type IN (SELECT value FROM json_each(@types))
   GROUP BY song_id`;
 
+const STAT_COLUMNS = ['times', 'first', 'last', 'openers', 'closers', 'sun_am', 'sun_am_last', 'sun_pm', 'sun_pm_last', 'wed', 'wed_last'];
+
 /** The stats columns every usage row carries, from an aggregate row `a` (null when unsung). */
 const statsColumns = `
   coalesce(a.times, 0) AS times, a.first, a.last, coalesce(a.openers, 0) AS openers,
@@ -46,19 +48,27 @@ const inWindow = (col: string) => `${col} BETWEEN @from AND @to`;
 export const ANALYTICS_SQL = {
   /** Usage report, rotation and new songs. The window function counts the rows of every page. */
   songUsage: `
-    WITH agg AS (${perSong()})
-    SELECT s.id, s.name, s.artists, ${statsColumns}, count(*) OVER () AS total
-    FROM songs s LEFT JOIN agg a ON a.song_id = s.id
-    WHERE (@includeUnsung OR a.song_id IS NOT NULL)
-      AND (@lastBefore IS NULL OR a.last IS NULL OR a.last < @lastBefore)
-      AND (@firstFrom IS NULL OR a.first BETWEEN @firstFrom AND @firstTo)
+    WITH agg AS MATERIALIZED (${perSong()}),
+    -- Sung songs by primary key, then (asked for) the others: never a scan of agg per song.
+    usage AS (
+      SELECT s.id, s.name, s.artists, ${STAT_COLUMNS.map((c) => `a.${c}`).join(', ')}
+      FROM agg a JOIN songs s ON s.id = a.song_id
+      UNION ALL
+      SELECT s.id, s.name, s.artists, 0, NULL, NULL, 0, 0, 0, NULL, 0, NULL, 0, NULL
+      FROM songs s
+      WHERE @includeUnsung AND s.id NOT IN (SELECT song_id FROM agg)
+    )
+    SELECT *, count(*) OVER () AS total
+    FROM usage
+    WHERE (@lastBefore IS NULL OR last IS NULL OR last < @lastBefore)
+      AND (@firstFrom IS NULL OR first BETWEEN @firstFrom AND @firstTo)
     ORDER BY
-      CASE WHEN @sort = 'TIMES_SUNG' THEN coalesce(a.times, 0) END DESC,
-      CASE WHEN @sort = 'LAST_SUNG' THEN a.last END DESC,
-      CASE WHEN @sort = 'LEAST_RECENTLY_SUNG' THEN a.last END ASC,
-      CASE WHEN @sort = 'FIRST_SUNG' THEN a.first END ASC,
-      CASE WHEN @sort = 'NAME' THEN s.name END ASC,
-      s.id
+      CASE WHEN @sort = 'TIMES_SUNG' THEN times END DESC,
+      CASE WHEN @sort = 'LAST_SUNG' THEN last END DESC,
+      CASE WHEN @sort = 'LEAST_RECENTLY_SUNG' THEN last END ASC,
+      CASE WHEN @sort = 'FIRST_SUNG' THEN first END ASC,
+      CASE WHEN @sort = 'NAME' THEN name END ASC,
+      id
     LIMIT @limit OFFSET @offset`,
 
   /** Song.usage for a batch of songs: index lookups per song, in the window. */
@@ -130,22 +140,25 @@ export const ANALYTICS_SQL = {
    * window function.
    */
   artistUsage: `
-    WITH used AS (${perSong()}),
-    entries AS (
-      SELECT artist_key(j.value) AS k, j.value AS spelling, s.id AS song_id
-      FROM songs s, json_each(s.artists) j
+    WITH used AS MATERIALIZED (${perSong()}),
+    -- Each used song's distinct artist keys, reached by primary key from the used songs.
+    keyed AS (
+      SELECT DISTINCT artist_key(j.value) AS k, u.song_id, u.times
+      FROM used u JOIN songs s ON s.id = u.song_id, json_each(s.artists) j
+    ),
+    totals AS MATERIALIZED (
+      SELECT k, sum(times) AS times, count(*) AS songs FROM keyed WHERE k <> '' GROUP BY k
     ),
     spellings AS (
-      SELECT k, spelling, row_number() OVER (PARTITION BY k ORDER BY count(*) DESC, spelling) AS r
-      FROM entries WHERE k <> '' GROUP BY k, spelling
-    ),
-    totals AS (
-      SELECT e.k, sum(u.times) AS times, count(*) AS songs
-      FROM (SELECT DISTINCT k, song_id FROM entries WHERE k <> '') e JOIN used u ON u.song_id = e.song_id
-      GROUP BY e.k
+      SELECT artist_key(j.value) AS k, j.value AS spelling,
+        row_number() OVER (PARTITION BY artist_key(j.value) ORDER BY count(*) DESC, j.value) AS r
+      FROM songs s, json_each(s.artists) j
+      WHERE artist_key(j.value) IN (SELECT k FROM totals)
+      GROUP BY 1, 2
     )
     SELECT sp.spelling AS artist, t.times, t.songs, count(*) OVER () AS total
-    FROM totals t JOIN spellings sp ON sp.k = t.k AND sp.r = 1
+    FROM spellings sp JOIN totals t ON t.k = sp.k
+    WHERE sp.r = 1
     ORDER BY t.times DESC, artist
     LIMIT @limit OFFSET @offset`,
 } as const;
