@@ -15,6 +15,9 @@ import { SERVICE_TYPES } from '../src/domain/analytics/window';
 import type { ServiceType, SongUsageSort, TimelineBucket } from '../src/generated/graphql';
 import type { AnalyticsWindow, SongUsageQuery } from '../src/store/analytics-types';
 import { ANALYTICS_CYPHER } from '../src/store/neo4j/analytics-statements';
+import { createNeo4jDriver } from '../src/store/neo4j/driver';
+import { migrateNeo4j } from '../src/store/neo4j/migrations';
+import { MAINTENANCE_CYPHER } from '../src/store/neo4j/statements';
 import { Neo4jStore } from '../src/store/neo4j/store';
 import { SqliteStore } from '../src/store/sqlite/store';
 import type { Store } from '../src/store/types';
@@ -127,8 +130,16 @@ export function analyticsContract(harness: AnalyticsHarness): void {
       }
     });
 
+    it('artistUsage', async () => {
+      for (const window of windows()) {
+        for (const page of [{}, { limit: 2, offset: 1 }]) {
+          expect(await store.artistUsage(window, page)).toEqual(ref.artistUsage(window, page));
+        }
+      }
+    });
+
     it('stays exact after every kind of write, and through a snapshot import', async () => {
-      const edited = await harness.fresh();
+      const edited = await harness.fresh(); // after the history's tests: see `copy` below
       try {
         await generateHistory(edited, { seed: 3, zone: ZONE, songs: 12, start: '2024-01-07', weeks: 8, unsung: 2 });
         const services = await edited.listServices();
@@ -152,10 +163,12 @@ export function analyticsContract(harness: AnalyticsHarness): void {
           }
         };
         await check(edited);
+        const snapshot = await edited.exportSnapshot();
+        // Last in this block: a harness whose stores share one database (real Neo4j) empties it here.
         const copy = await harness.fresh();
         try {
-          await copy.importSnapshot(await edited.exportSnapshot());
-          await copy.importSnapshot(await edited.exportSnapshot()); // twice: upserts change nothing
+          await copy.importSnapshot(snapshot);
+          await copy.importSnapshot(snapshot); // twice: upserts change nothing
           await check(copy);
         } finally {
           await copy.close();
@@ -164,18 +177,31 @@ export function analyticsContract(harness: AnalyticsHarness): void {
         await edited.close();
       }
     });
-
-    it('artistUsage', async () => {
-      for (const window of windows()) {
-        for (const page of [{}, { limit: 2, offset: 1 }]) {
-          expect(await store.artistUsage(window, page)).toEqual(ref.artistUsage(window, page));
-        }
-      }
-    });
   });
 }
 
 analyticsContract(sqliteAnalyticsHarness);
+
+// With NEO4J_URI set (see test/store.contract.test.ts), also against a real Neo4j: the only run
+// that executes the analytics Cypher. It empties the database it points at.
+const neo4jUri = process.env.NEO4J_URI;
+if (neo4jUri) {
+  const driver = createNeo4jDriver({
+    uri: neo4jUri,
+    user: process.env.NEO4J_USER ?? 'neo4j',
+    password: process.env.NEO4J_PASSWORD ?? '',
+    database: process.env.NEO4J_DATABASE || undefined,
+  });
+  afterAll(() => driver.close());
+  analyticsContract({
+    name: `Neo4j store (${neo4jUri})`,
+    async fresh() {
+      await migrateNeo4j(driver, process.env.NEO4J_DATABASE || undefined);
+      await driver.executeQuery(MAINTENANCE_CYPHER.deleteEverything);
+      return Object.assign(new Neo4jStore(driver), { close: async () => undefined });
+    },
+  });
+}
 
 const simulated: ReturnType<typeof simulatedDriver>[] = [];
 analyticsContract({

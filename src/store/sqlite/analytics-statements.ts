@@ -5,33 +5,36 @@
  * inclusive epoch-ms bounds (the widest integers when open); @allTime is 1 when both are open.
  */
 
-/**
- * Per (song, service type) counts: all time from song_usage_totals (maintained by triggers, see
- * ./analytics-schema.ts), a window from its range of performed_in_date_usage. Exactly one branch
- * runs: the other's WHERE is false before its first row, since @allTime is a constant.
- * `songs` optionally narrows both to some songs.
- */
-const typed = (songs = '') => `
-  SELECT song_id, service_type, times, first, last, openers, closers
-  FROM song_usage_totals
-  WHERE @allTime ${songs && `AND song_id IN ${songs}`}
-  UNION ALL
-  SELECT song_id, service_type, count(*), min(service_date), max(service_date), sum(is_opener), sum(is_closer)
-  FROM performed_in INDEXED BY ${songs ? 'performed_in_song_usage' : 'performed_in_date_usage'}
-  WHERE NOT @allTime AND service_date BETWEEN @from AND @to
-    AND service_type IN (SELECT value FROM json_each(@types)) ${songs && `AND song_id IN ${songs}`}
-  GROUP BY song_id, service_type`;
-
 const pivot = (type: string, alias: string) =>
   `sum(iif(service_type = '${type}', times, 0)) AS ${alias}, max(iif(service_type = '${type}', last, NULL)) AS ${alias}_last`;
 
-/** One row per song with usage in the window and types: totals and one pair of columns per type. */
-const perSong = (songs?: string) => `
-  SELECT song_id, sum(times) AS times, min(first) AS first, max(last) AS last,
+/** Song totals and one pair of columns per service type, from rows per (song, service type). */
+const PER_SONG = `song_id, sum(times) AS times, min(first) AS first, max(last) AS last,
     sum(openers) AS openers, sum(closers) AS closers,
-    ${pivot('SUN_AM', 'sun_am')}, ${pivot('SUN_PM', 'sun_pm')}, ${pivot('WED', 'wed')}
-  FROM (${typed(songs)})
-  WHERE service_type IN (SELECT value FROM json_each(@types))
+    ${pivot('SUN_AM', 'sun_am')}, ${pivot('SUN_PM', 'sun_pm')}, ${pivot('WED', 'wed')}`;
+
+/**
+ * One row per song with usage in the window and types. All time reads song_usage_totals
+ * (maintained by triggers, see ./analytics-schema.ts) in primary-key order, so grouping streams;
+ * a window reads its range of performed_in_date_usage. Exactly one branch runs: the other's WHERE
+ * is false before its first row, since @allTime is a constant. `songs` optionally narrows both to
+ * some songs (then one song's history is a range of performed_in_song_usage).
+ */
+const perSong = (songs = '') => `
+  SELECT ${PER_SONG}
+  FROM song_usage_totals
+  WHERE @allTime AND service_type IN (SELECT value FROM json_each(@types)) ${songs && `AND song_id IN ${songs}`}
+  GROUP BY song_id
+  UNION ALL
+  SELECT ${PER_SONG}
+  FROM (
+    SELECT song_id, service_type, count(*) AS times, min(service_date) AS first, max(service_date) AS last,
+      sum(is_opener) AS openers, sum(is_closer) AS closers
+    FROM performed_in INDEXED BY ${songs ? 'performed_in_song_usage' : 'performed_in_date_usage'}
+    WHERE NOT @allTime AND service_date BETWEEN @from AND @to
+      AND service_type IN (SELECT value FROM json_each(@types)) ${songs && `AND song_id IN ${songs}`}
+    GROUP BY song_id, service_type
+  )
   GROUP BY song_id`;
 
 const STAT_COLUMNS = ['times', 'first', 'last', 'openers', 'closers', 'sun_am', 'sun_am_last', 'sun_pm', 'sun_pm_last', 'wed', 'wed_last'];
