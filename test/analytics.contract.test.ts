@@ -295,3 +295,40 @@ describe('timeline buckets in the service time zone', () => {
     );
   });
 });
+
+describe('SQLite migration 2 on a database written before analytics', () => {
+  it('fills the copies, setlist ends and totals from existing rows', async () => {
+    const file = `${require('node:os').tmpdir()}/analytics-migrate-${process.pid}.db`;
+    const source = new SqliteStore(':memory:');
+    await generateHistory(source, { seed: 5, zone: ZONE, songs: 10, start: '2024-01-07', weeks: 6, unsung: 1 });
+    await source.linkSong(3, 2, 1); // a tie at position 1: link order decides the opener
+    const snapshot = await source.exportSnapshot();
+    await source.close();
+
+    // Version 1's schema and rows, as an older release left them.
+    const Database = require('better-sqlite3');
+    const { MIGRATIONS } = require('../src/store/sqlite/migrations');
+    const old = new Database(file);
+    old.exec('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, description TEXT NOT NULL, applied_at TEXT NOT NULL)');
+    old.exec(MIGRATIONS[0].sql);
+    old.prepare("INSERT INTO schema_migrations VALUES (1, 'v1', 'then')").run();
+    for (const s of snapshot.songs) old.prepare('INSERT INTO songs (id, name, artists) VALUES (?, ?, ?)').run(s.id, s.name, JSON.stringify(s.artists));
+    for (const v of snapshot.services) old.prepare('INSERT INTO services (id, date, service_type) VALUES (?, ?, ?)').run(v.id, v.date, v.serviceType);
+    for (const l of snapshot.links) old.prepare('INSERT INTO performed_in (id, service_id, song_id, position) VALUES (?, ?, ?, ?)').run(l.seq, l.serviceId, l.songId, l.position);
+    old.close();
+
+    const store = new SqliteStore(file);
+    try {
+      const ref = new Reference(await store.exportSnapshot());
+      for (const serviceTypes of TYPE_FILTERS) {
+        for (const [from, to] of [[null, null], [local('2024-01-10T00:00'), local('2024-02-01T00:00')]]) {
+          const q: SongUsageQuery = { window: { from, to, serviceTypes }, sort: 'TIMES_SUNG', includeUnsung: true };
+          expect(await store.songUsage(q)).toEqual(ref.songUsage(q));
+        }
+      }
+    } finally {
+      await store.close();
+      require('node:fs').rmSync(file, { force: true });
+    }
+  });
+});
