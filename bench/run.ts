@@ -16,6 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import autocannon from 'autocannon';
+import { analyticsBench } from './analytics';
 import { formatSummary, summarize, type CpuProfile, type ProfileSummary } from './profile';
 import { BENCH_ADMIN, type BenchStats, type ReadyMessage } from './shared';
 
@@ -455,8 +456,10 @@ async function main() {
       await profileRun(opts, server, all);
       return;
     }
-    const chosen = opts.only ? all.filter((s) => opts.only!.includes(s.id)) : all;
-    if (opts.only && chosen.length !== opts.only.length) {
+    // `analytics` names bench/analytics.ts, run after these scenarios.
+    const only = opts.only?.filter((id) => id !== 'analytics');
+    const chosen = only ? all.filter((s) => only.includes(s.id)) : all;
+    if (only && chosen.length !== only.length) {
       throw new Error(`--only: unknown scenario; have ${all.map((s) => s.id).join(', ')}`);
     }
 
@@ -599,6 +602,10 @@ async function main() {
   } finally {
     const code = await server.stop();
     if (code !== 0 && code !== null) console.error(`bench server exited with code ${code}`);
+  }
+  // Analytics latencies (bench/analytics.ts); `npm run bench:analytics` runs them alone.
+  if (!opts.only || opts.only.includes('analytics')) {
+    if ((await analyticsBench(opts.quick ? ['--runs', '3'] : [])) !== 0) exitCode = 1;
   }
   process.exitCode = exitCode;
 }

@@ -160,8 +160,8 @@ function bodyValue(arg: GraphQLArgument, value: unknown, problems: FieldProblem[
 }
 
 /**
- * The arguments of one REST call: path parameters, then (GET) `limit`/`offset` from the query
- * string, or (POST/PUT) the JSON body's fields. Body fields that are not arguments (such as `id`)
+ * The arguments of one REST call: path parameters, then (GET) query parameters read by their
+ * GraphQL types, or (POST/PUT) the JSON body's fields. Body fields that are not arguments (such as `id`)
  * are ignored, as the contract says of `id`. `rule` is the field's value rule (rulesByField), so a
  * type problem is answered together with the value problems of the other fields.
  */
@@ -187,6 +187,7 @@ export function readArguments(
     } else if (!hasBody) {
       const raw = query[queryName(arg.name)];
       if (raw !== undefined) values[arg.name] = queryValue(arg, raw, problems);
+      else if (isNonNullType(arg.type)) problems.push({ field: queryName(arg.name), message: 'is required' });
     } else if (fields[arg.name] !== undefined) {
       values[arg.name] = bodyValue(arg, fields[arg.name], problems);
     } else if (isNonNullType(arg.type)) {

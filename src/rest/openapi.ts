@@ -24,6 +24,25 @@ type Document = {
   components: Record<string, Record<string, unknown>>;
 };
 
+/** Routes that also answer CSV say so in their 200 answer and take `format`. */
+function describeCsv(op: Operation): void {
+  const ok = op.responses?.['200'] as { content?: Record<string, unknown> } | undefined;
+  if (ok?.content) {
+    ok.content['text/csv'] = {
+      schema: { type: 'string', description: 'A header row, then one row per song (see docs/api/analytics.md)' },
+    };
+  }
+  op.parameters = [
+    ...(op.parameters ?? []),
+    {
+      name: 'format',
+      in: 'query',
+      description: '`csv` answers CSV (as does `Accept: text/csv`); `json` forces JSON',
+      schema: { type: 'string', enum: ['json', 'csv'] },
+    } as Parameter,
+  ];
+}
+
 export const isPublic = (field: string): boolean => accessOf(field) === 'public';
 
 /** The operationId of a route: its GraphQL field's name, so both facades name an operation alike. */
@@ -40,6 +59,13 @@ const SUMMARIES: { [K in keyof Required<QueryResolvers> | keyof Required<Mutatio
   songs: 'List songs, ordered by id',
   songsConnection: 'Page songs by cursor (GraphQL only)',
   servicesConnection: 'Page services by cursor (GraphQL only)',
+  songUsage: 'Song usage report (times sung, first and last sung, openers and closers); JSON or CSV',
+  songUsageById: "One song's usage in a window",
+  songsNotSungSince: 'Rotation: songs not sung since a date, never-sung first',
+  newSongs: 'Songs first sung in a window',
+  songsSungWith: 'Songs most often sung in the same services as a song',
+  usageTimeline: 'Services, performances and distinct songs per week, month, quarter or year',
+  artistUsage: 'Artists by performances of their songs',
   song: 'Read one song',
   songsForService: 'List the songs of a service, in setlist order',
   songsByArtist: 'List the songs of an artist (trimmed, case-insensitive match)',
@@ -72,6 +98,7 @@ const TAGS = [
   { name: 'services', description: 'Church services (occasions), searched by date or song' },
   { name: 'setlists', description: 'Which songs were performed in a service, in order (PERFORMED_IN)' },
   { name: 'users', description: 'Accounts, roles and login' },
+  { name: 'reports', description: 'Song-performance analytics: usage, rotation, new songs, timelines, artists' },
 ];
 
 function tagOf(route: RestRoute): string {
@@ -175,13 +202,15 @@ function dropEmptyRequired(node: unknown): void {
 }
 
 /** Every status a route can answer besides its success, per CONTRACT.md and src/rest/router.ts. */
-function errorResponses(route: RestRoute): Record<string, unknown> {
+function errorResponses(route: RestRoute, op: Operation): Record<string, unknown> {
   const access = accessOf(route.field);
   const field = operationIdOf(route);
   const out: Record<string, unknown> = { '400': ref('BadRequest') };
   if (access !== 'public' || field === 'login') out['401'] = ref('Unauthenticated');
   if (access === 'admin' || access === 'adminOrSelf') out['403'] = ref('Forbidden');
-  if (pathParams(route.path).some((p) => p === 'id' || p.endsWith('Id'))) out['404'] = ref('NotFound');
+  // A record named by id, in the path or the query (`/reports/timeline?songId=`), may not exist.
+  const names = [...pathParams(route.path), ...(op.parameters ?? []).map((p) => p.name)];
+  if (names.some((p) => p === 'id' || p.endsWith('Id'))) out['404'] = ref('NotFound');
   if (['createUser', 'updateUser', 'deleteUser'].includes(field)) out['409'] = ref('Conflict');
   // The router reads a JSON body on every method, if one is sent, before anything else.
   out['413'] = ref('PayloadTooLarge');
@@ -195,7 +224,9 @@ function successResponse(route: RestRoute, op: Operation): [string, Record<strin
   if (route.status === 204) return ['204', { description: 'Done; no body' }];
   const status = route.status === 201 ? '201' : '200';
   const answer = (op.responses[status] ?? op.responses['200'] ?? {}) as Record<string, unknown>;
-  const isList = (op.parameters ?? []).some((p) => p.name === 'limit');
+  // Every array answer carries X-Total-Count (src/rest/router.ts).
+  const schema = (answer.content as Record<string, { schema?: { type?: string } }> | undefined)?.['application/json']?.schema;
+  const isList = schema?.type === 'array';
   const headers: Record<string, unknown> = {};
   if (status === '201') headers.Location = { $ref: '#/components/headers/Location' };
   if (isList) headers['X-Total-Count'] = { $ref: '#/components/headers/XTotalCount' };
@@ -283,6 +314,7 @@ export async function openApiDocument(sofa: SofaRouter): Promise<unknown> {
     op.responses ??= {};
     if (route.method === 'POST' || route.method === 'PUT') describeBody(op, pathParams(route.path));
     else for (const p of op.parameters ?? []) if (p.in === 'query') describeQueryParameter(p, doc.components.schemas);
+    if (route.csv) describeCsv(op);
     describeParameters(op);
     op.operationId = operationIdOf(route);
     op.summary = SUMMARIES[op.operationId as keyof typeof SUMMARIES];
@@ -290,7 +322,7 @@ export async function openApiDocument(sofa: SofaRouter): Promise<unknown> {
     op.tags = [tagOf(route)];
     op.security = isPublic(route.field) ? [] : [{ bearerAuth: [] }];
     const [status, success] = successResponse(route, op);
-    op.responses = { [status]: success, ...errorResponses(route) };
+    op.responses = { [status]: success, ...errorResponses(route, op) };
   }
   dropEmptyRequired(doc);
   dropUnusedSchemas(doc);

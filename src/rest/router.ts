@@ -10,6 +10,7 @@ import { bodyParserError, jsonBody } from '../http/body';
 import { clientError, toAppError } from '../http/errors';
 import { rejectUndecodablePaths } from '../http/path';
 import { sendError } from './errors';
+import { songUsageCsv, wantsCsv } from './csv';
 import { readArguments } from './input';
 import { openApiDocument } from './openapi';
 import { ROUTES, pathParams, type RestRoute } from './routes';
@@ -137,6 +138,8 @@ export function createRestRouter(schema: GraphQLSchema, services: Services, cors
           route.hasBody,
           route.rule,
         );
+        // Asked before running the query, so a bad `format` costs nothing.
+        const csv = route.csv !== undefined && wantsCsv(req);
         const body = route.hasBody
           ? JSON.stringify(Object.fromEntries(Object.entries(values).filter(([k]) => !route.inPath.has(k))))
           : undefined;
@@ -171,8 +174,14 @@ export function createRestRouter(schema: GraphQLSchema, services: Services, cors
           const collection = route.path.split('/')[1];
           res.status(201).location(`${BASE_PATH}/${collection}/${(payload as { id: number }).id}`);
         }
+        // A list the resolver did not count is the whole answer (an unpaged list, a top-N).
         const total = graphqlContext.totalCounts.get(route.field.split('.')[1]);
-        if (total !== undefined && Array.isArray(payload)) res.set('X-Total-Count', String(total));
+        if (Array.isArray(payload)) res.set('X-Total-Count', String(total ?? payload.length));
+        if (csv) {
+          const csv = songUsageCsv(payload as never, values, services.serviceTimeZone);
+          res.type('text/csv; charset=utf-8').attachment(csv.fileName).send(csv.body);
+          return;
+        }
         res.json(payload);
       } catch (err) {
         next(err);

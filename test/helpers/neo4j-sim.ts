@@ -15,7 +15,13 @@
  * locks or concurrency checked: transactions here run one at a time.
  */
 import neo4j, { Neo4jError, Record as Neo4jRecord, isInt, type Driver, type Integer } from 'neo4j-driver';
-import { CYPHER, type StatementName } from '../../src/store/neo4j/statements';
+import { ANALYTICS_CYPHER } from '../../src/store/neo4j/analytics-statements';
+import { CYPHER, type StatementName as StoreStatementName } from '../../src/store/neo4j/statements';
+import { ANALYTICS_STATEMENTS } from './neo4j-sim-analytics';
+
+/** The store's statements and its analytics statements (./neo4j-sim-analytics.ts). */
+type StatementName = StoreStatementName | keyof typeof ANALYTICS_CYPHER;
+const ALL_CYPHER: Record<StatementName, string> = { ...CYPHER, ...ANALYTICS_CYPHER };
 
 type Params = Record<string, unknown>;
 type Row = Record<string, unknown>;
@@ -147,7 +153,7 @@ function fulltext(g: Graph, query: string): { song: SongNode; score: number }[] 
   return out.sort((a, b) => b.score - a.score || a.song.id - b.song.id);
 }
 
-const STATEMENTS: Record<StatementName, (g: Graph, p: Params) => Row[]> = {
+const STORE_STATEMENTS: Record<StoreStatementName, (g: Graph, p: Params) => Row[]> = {
   exportSongs: (g) => byId(g.songs).map(songRow),
   songsPageIdAsc: (g, p) => skipLimit(byId(g.songs), p).map(songRow),
   songsPageIdDesc: (g, p) => skipLimit(byId(g.songs).reverse(), p).map(songRow),
@@ -411,10 +417,12 @@ export function returnColumns(cypher: string): string[] | null {
   });
 }
 
+const STATEMENTS: Record<StatementName, (g: Graph, p: Params) => Row[]> = { ...STORE_STATEMENTS, ...ANALYTICS_STATEMENTS };
+
 const byText = new Map<string, StatementName>(
-  (Object.entries(CYPHER) as [StatementName, string][]).map(([name, text]) => [text, name]),
+  (Object.entries(ALL_CYPHER) as [StatementName, string][]).map(([name, text]) => [text, name]),
 );
-if (byText.size !== Object.keys(CYPHER).length) {
+if (byText.size !== Object.keys(ALL_CYPHER).length) {
   throw new Error('two statements in src/store/neo4j/statements.ts have the same text');
 }
 

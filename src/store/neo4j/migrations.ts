@@ -27,12 +27,15 @@ export const SCHEMA_CYPHER = {
   // folding); not eventually consistent, so a song is searchable as soon as its write commits.
   songSearch: `CREATE FULLTEXT INDEX song_search IF NOT EXISTS FOR (s:Song) ON EACH [s.name, s.artists]
     OPTIONS { indexConfig: { \`fulltext.analyzer\`: 'standard-folding', \`fulltext.eventually_consistent\`: false } }`,
+  // Analytics windows: a range seek over the links' copies of their service dates.
+  performedInDate: 'CREATE RANGE INDEX performed_in_date IF NOT EXISTS FOR ()-[r:PERFORMED_IN]-() ON (r.date)',
 } as const;
 
 /**
  * Data changes applied at every start after the schema, each idempotent. `renumberSetlists` makes
  * positions the songs' places 1..n (CONTRACT.md §3) in graphs written before that rule, keeping
  * their order (position, then link seq); on a graph already numbered it writes nothing.
+ * `linkCopies` fills the service date and type on links written before analytics existed.
  */
 export const DATA_CYPHER = {
   renumberSetlists: `
@@ -44,6 +47,10 @@ UNWIND range(0, size(links) - 1) AS i
 WITH links[i] AS r, i + 1 AS place
 WHERE r.position <> place
 SET r.position = place`,
+  linkCopies: `
+MATCH (:Song)-[r:PERFORMED_IN]->(v:Service)
+WHERE r.date IS NULL OR r.serviceType IS NULL
+SET r.date = v.date, r.serviceType = v.serviceType`,
 } as const;
 
 /**

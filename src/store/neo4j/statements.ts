@@ -43,7 +43,8 @@
 import { perOrder, SERVICE_AFTER, SERVICE_PAGE, SONG_AFTER, SONG_PAGE } from '../list-statements';
 
 /** Parameter types as Cypher names them; `?` means null is allowed (patch fields). */
-export type ScalarType = 'INTEGER' | 'INTEGER?' | 'STRING' | 'STRING?' | 'LIST<INTEGER>' | 'LIST<STRING>' | 'LIST<STRING>?';
+export type ScalarType =
+  | 'INTEGER' | 'INTEGER?' | 'STRING' | 'STRING?' | 'BOOLEAN' | 'LIST<INTEGER>' | 'LIST<STRING>' | 'LIST<STRING>?';
 /** A list of maps, one per row of an UNWIND, each with these fields. */
 export interface RowsType {
   rows: Record<string, ScalarType>;
@@ -66,6 +67,17 @@ const CREDENTIALS = `${USER}, u.passwordHash AS passwordHash, u.tokenVersion AS 
 const nextId = (kind: string) => `MERGE (q:Sequence {name: '${kind}'})
   ON CREATE SET q.value = 0
 SET q.value = q.value + 1`;
+
+/**
+ * Links carry a copy of their service's date and type for analytics (./analytics-statements.ts):
+ * every statement that creates a link or changes a service sets it in the same transaction. A
+ * unit subquery, so the outer row count is unchanged.
+ */
+const COPY_TO_LINKS = `WITH v
+CALL (v) {
+  MATCH (:Song)-[l:PERFORMED_IN]->(v)
+  SET l.date = v.date, l.serviceType = v.serviceType
+}`;
 
 /**
  * Batch reads keep the caller's order and length: `i` is each id's index in `$ids`, OPTIONAL MATCH
@@ -212,6 +224,7 @@ RETURN ${SERVICE}`,
   updateService: `
 MATCH (v:Service {id: $id})
 SET v.date = coalesce($date, v.date), v.serviceType = coalesce($serviceType, v.serviceType)
+${COPY_TO_LINKS}
 RETURN ${SERVICE}`,
   deleteService: `
 MATCH (v:Service {id: $id})
@@ -288,7 +301,7 @@ WITH v, q.value - size($rows) AS base
 UNWIND range(0, size($rows) - 1) AS i
 WITH v, base + i + 1 AS seq, $rows[i] AS row
 MATCH (s:Song {id: row.songId})
-CREATE (s)-[r:PERFORMED_IN {position: row.position, seq: seq}]->(v)
+CREATE (s)-[r:PERFORMED_IN {position: row.position, seq: seq, date: v.date, serviceType: v.serviceType}]->(v)
 RETURN count(r) AS created`,
   unlinkSong: `
 MATCH (:Song {id: $songId})-[r:PERFORMED_IN]->(:Service {id: $serviceId})
@@ -367,6 +380,7 @@ RETURN count(s) AS written`,
 UNWIND $rows AS row
 MERGE (v:Service {id: row.id})
 SET v.date = row.date, v.serviceType = row.serviceType
+${COPY_TO_LINKS}
 RETURN count(v) AS written`,
   importUsers: `
 UNWIND $rows AS row
@@ -379,7 +393,7 @@ UNWIND $rows AS row
 MATCH (s:Song {id: row.songId})
 MATCH (v:Service {id: row.serviceId})
 MERGE (s)-[r:PERFORMED_IN]->(v)
-SET r.position = row.position, r.seq = row.seq
+SET r.position = row.position, r.seq = row.seq, r.date = v.date, r.serviceType = v.serviceType
 RETURN count(r) AS written`,
   /** Raise, never lower: the target may already have issued higher ids than the snapshot. */
   raiseSequences: `

@@ -45,6 +45,7 @@ import type {
   UserPatch,
   UserRecord,
 } from '../types';
+import { Neo4jAnalytics } from './analytics';
 import { NEO4J_TIMEOUTS, isUniquenessViolation, toStoreError } from './driver';
 import { CYPHER, PARAMS, type StatementName } from './statements';
 import {
@@ -152,6 +153,15 @@ export class Neo4jStore implements Store {
     private readonly driver: Driver,
     private readonly options: Neo4jStoreOptions = {},
   ) {}
+
+  // Analytics (./analytics.ts), each one read transaction.
+  private readonly analytics = new Neo4jAnalytics((work) => this.read(work));
+  songUsage: Store['songUsage'] = (q) => this.analytics.songUsage(q);
+  usageOfSongs: Store['usageOfSongs'] = (ids, w) => this.analytics.usageOfSongs(ids, w);
+  songsSungWith: Store['songsSungWith'] = (id, w, limit) => this.analytics.songsSungWith(id, w, limit);
+  serviceSpan: Store['serviceSpan'] = (types) => this.analytics.serviceSpan(types);
+  usageTimeline: Store['usageTimeline'] = (buckets, types, songId) => this.analytics.usageTimeline(buckets, types, songId);
+  artistUsage: Store['artistUsage'] = (w, page) => this.analytics.artistUsage(w, page);
 
   private async transact<T>(
     mode: 'READ' | 'WRITE',

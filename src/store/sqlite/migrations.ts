@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { ANALYTICS_MIGRATION } from './analytics-schema';
 
 /**
  * Schema versions, applied in order, each once, inside one transaction with its bookkeeping row
@@ -117,6 +118,11 @@ export const MIGRATIONS: { version: number; description: string; sql: string }[]
         INSERT INTO songs_fts (rowid, name, artists) VALUES (new.id, new.name, new.artists);
       END;
     `,
+  },
+  {
+    version: 4,
+    description: 'analytics: service date and type copied onto performed_in, setlist ends, covering indexes',
+    sql: ANALYTICS_MIGRATION,
   },
 ];
 

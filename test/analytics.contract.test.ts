@@ -1,0 +1,334 @@
+/**
+ * Analytics (issue 10) against a reference implementation, on every store: a deterministic
+ * generated history (three years, three services a week, skewed popularity, never-sung songs,
+ * empty services) must give exactly the reference's answers; then random small histories
+ * (fast-check) with ties, 23:30 services in America/New_York and empty windows, on SQLite.
+ *
+ * The Neo4j adapter runs over test/helpers/neo4j-sim.ts, which re-implements each Cypher
+ * statement in TypeScript: that checks the adapter's TypeScript (parameters, conversions, row
+ * shaping), NOT the Cypher, which only `npm run lint:cypher` and a real Neo4j check.
+ */
+import fc from 'fast-check';
+import { DateTime } from 'luxon';
+import { bucketsBetween } from '../src/domain/analytics/buckets';
+import { SERVICE_TYPES } from '../src/domain/analytics/window';
+import type { ServiceType, SongUsageSort, TimelineBucket } from '../src/generated/graphql';
+import type { AnalyticsWindow, SongUsageQuery } from '../src/store/analytics-types';
+import { ANALYTICS_CYPHER } from '../src/store/neo4j/analytics-statements';
+import { createNeo4jDriver } from '../src/store/neo4j/driver';
+import { migrateNeo4j } from '../src/store/neo4j/migrations';
+import { MAINTENANCE_CYPHER } from '../src/store/neo4j/statements';
+import { Neo4jStore } from '../src/store/neo4j/store';
+import { SqliteStore } from '../src/store/sqlite/store';
+import type { Store } from '../src/store/types';
+import { generateHistory } from './helpers/analytics-history';
+import { Reference } from './helpers/analytics-reference';
+import { simulatedDriver } from './helpers/neo4j-sim';
+
+const ZONE = 'America/New_York';
+const local = (iso: string) => DateTime.fromISO(iso, { zone: ZONE }).toMillis();
+
+export interface AnalyticsHarness {
+  name: string;
+  fresh(): Promise<Store>;
+  /** The generated history: three years by default; the simulation answers slowly, so less. */
+  history?: { songs: number; start: string; weeks: number; unsung: number };
+}
+
+export const sqliteAnalyticsHarness: AnalyticsHarness = {
+  name: 'SQLite store',
+  fresh: async () => new SqliteStore(':memory:'),
+};
+
+const TYPE_FILTERS: ServiceType[][] = [[...SERVICE_TYPES], ['SUN_AM'], ['SUN_PM', 'WED'], ['WED']];
+const SORTS: SongUsageQuery['sort'][] = ['TIMES_SUNG', 'LAST_SUNG', 'LEAST_RECENTLY_SUNG', 'NAME', 'FIRST_SUNG'];
+
+/** Windows over the generated history: all time, open ends, one quarter, one empty week. */
+const WINDOWS: { from: number | null; to: number | null }[] = [
+  { from: null, to: null },
+  { from: local('2023-01-01T00:00'), to: null },
+  { from: null, to: local('2022-06-30T23:59:59.999') },
+  { from: local('2022-04-01T00:00'), to: local('2022-06-30T23:59:59.999') },
+  { from: local('2019-01-01T00:00'), to: local('2019-01-07T00:00') },
+];
+
+export function analyticsContract(harness: AnalyticsHarness): void {
+  describe(`analytics on the ${harness.name}: generated history vs the reference`, () => {
+    let store: Store;
+    let ref: Reference;
+
+    beforeAll(async () => {
+      store = await harness.fresh();
+      const history = harness.history ?? { songs: 60, start: '2021-01-03', weeks: 156, unsung: 8 };
+      await generateHistory(store, { seed: 10, zone: ZONE, ...history });
+      ref = new Reference(await store.exportSnapshot());
+    }, 60_000);
+    afterAll(() => store.close());
+
+    const windows = (): AnalyticsWindow[] =>
+      WINDOWS.flatMap((w) => TYPE_FILTERS.map((serviceTypes) => ({ ...w, serviceTypes })));
+
+    it('the history has what the checks need: skew, never-sung songs, empty services', () => {
+      const counts = ref.songUsage({ window: windows()[0], sort: 'TIMES_SUNG', includeUnsung: true }).items;
+      expect(counts[0].timesSung).toBeGreaterThan(5 * counts[Math.floor(counts.length / 2)].timesSung);
+      expect(counts.filter((c) => c.timesSung === 0).length).toBeGreaterThanOrEqual(harness.history?.unsung ?? 8);
+      expect(ref.performances.length).toBeGreaterThan(5 * (harness.history?.weeks ?? 156));
+    });
+
+    it('songUsage: every window, type filter, sort and page', async () => {
+      for (const window of windows()) {
+        for (const sort of SORTS) {
+          for (const includeUnsung of [false, true]) {
+            for (const page of [{}, { limit: 7, offset: 3 }, { limit: 5, offset: 1000 }]) {
+              const q = { window, sort, includeUnsung, ...page };
+              expect(await store.songUsage(q)).toEqual(ref.songUsage(q));
+            }
+          }
+        }
+      }
+    });
+
+    it('rotation and new songs (all-time stats, filtered)', async () => {
+      for (const serviceTypes of TYPE_FILTERS) {
+        const window = { from: null, to: null, serviceTypes };
+        for (const lastBefore of [local('2021-06-01T00:00'), local('2023-12-01T00:00'), local('2030-01-01T00:00')]) {
+          const q: SongUsageQuery = { window, sort: 'LEAST_RECENTLY_SUNG', includeUnsung: true, lastBefore };
+          expect(await store.songUsage(q)).toEqual(ref.songUsage(q));
+        }
+        for (const firstIn of WINDOWS) {
+          const q: SongUsageQuery = { window, sort: 'FIRST_SUNG', includeUnsung: false, firstIn };
+          expect(await store.songUsage(q)).toEqual(ref.songUsage(q));
+        }
+      }
+    });
+
+    it('Song.usage batches: same order as asked, zeros for songs not sung', async () => {
+      const ids = [60, 1, 2, 55, 3, 9999, 1];
+      for (const window of windows()) expect(await store.usageOfSongs(ids, window)).toEqual(ids.map((id) => ref.stats(id, window)));
+    });
+
+    it('songsSungWith', async () => {
+      for (const window of windows()) {
+        for (const songId of [1, 2, 17, 58]) {
+          for (const limit of [20, 3, 1000]) {
+            expect(await store.songsSungWith(songId, window, limit)).toEqual(ref.songsSungWith(songId, window, limit));
+          }
+        }
+      }
+    });
+
+    it('usageTimeline for every bucket size, with and without a song', async () => {
+      for (const serviceTypes of TYPE_FILTERS) {
+        expect(await store.serviceSpan(serviceTypes)).toEqual(ref.serviceSpan(serviceTypes));
+        const span = ref.serviceSpan(serviceTypes)!;
+        for (const bucket of ['WEEK', 'MONTH', 'QUARTER', 'YEAR'] as TimelineBucket[]) {
+          const buckets = bucketsBetween(span.first, span.last, bucket, ZONE);
+          for (const songId of [null, 1, 30]) {
+            expect(await store.usageTimeline(buckets, serviceTypes, songId)).toEqual(ref.usageTimeline(buckets, serviceTypes, songId));
+          }
+        }
+      }
+    });
+
+    it('artistUsage', async () => {
+      for (const window of windows()) {
+        for (const page of [{}, { limit: 2, offset: 1 }, { offset: 500 }]) {
+          expect(await store.artistUsage(window, page)).toEqual(ref.artistUsage(window, page));
+        }
+      }
+    });
+
+    it('stays exact after every kind of write, and through a snapshot import', async () => {
+      const edited = await harness.fresh(); // after the history's tests: see `copy` below
+      try {
+        await generateHistory(edited, { seed: 3, zone: ZONE, songs: 12, start: '2024-01-07', weeks: 8, unsung: 2 });
+        const services = (await edited.listServices({}, {})).items;
+        await edited.updateService(services[0].id, { date: local('2023-12-31T23:30'), serviceType: 'WED' });
+        await edited.updateService(services[4].id, { serviceType: 'SUN_AM' });
+        await edited.deleteService(services[5].id);
+        await edited.deleteSong(1);
+        await edited.linkSong(services[6].id, 3, 1); // moves or adds at the top: a new opener
+        await edited.linkSong(services[7].id, 12); // a never-sung song, appended: a new closer
+        await edited.unlinkSong(services[8].id, (await edited.setlistsForServices([services[8].id]))[0].items[0]?.id ?? 2);
+        await edited.replaceSetlist(services[9].id, [5, 4, 2]);
+        await edited.replaceSetlist(services[10].id, []);
+        const check = async (store: Store) => {
+          const r = new Reference(await store.exportSnapshot());
+          for (const serviceTypes of TYPE_FILTERS) {
+            for (const [from, to] of [[null, null], [local('2024-01-01T00:00'), local('2024-02-01T00:00')]]) {
+              const q: SongUsageQuery = { window: { from, to, serviceTypes }, sort: 'TIMES_SUNG', includeUnsung: true };
+              expect(await store.songUsage(q)).toEqual(r.songUsage(q));
+              expect(await store.artistUsage(q.window, {})).toEqual(r.artistUsage(q.window, {}));
+            }
+          }
+        };
+        await check(edited);
+        const snapshot = await edited.exportSnapshot();
+        // Last in this block: a harness whose stores share one database (real Neo4j) empties it here.
+        const copy = await harness.fresh();
+        try {
+          await copy.importSnapshot(snapshot);
+          await copy.importSnapshot(snapshot); // twice: upserts change nothing
+          await check(copy);
+        } finally {
+          await copy.close();
+        }
+      } finally {
+        await edited.close();
+      }
+    });
+  });
+}
+
+analyticsContract(sqliteAnalyticsHarness);
+
+// With NEO4J_URI set (see test/store.contract.test.ts), also against a real Neo4j: the only run
+// that executes the analytics Cypher. It empties the database it points at.
+const neo4jUri = process.env.NEO4J_URI;
+if (neo4jUri) {
+  const driver = createNeo4jDriver({
+    uri: neo4jUri,
+    user: process.env.NEO4J_USER ?? 'neo4j',
+    password: process.env.NEO4J_PASSWORD ?? '',
+    database: process.env.NEO4J_DATABASE || undefined,
+  });
+  afterAll(() => driver.close());
+  analyticsContract({
+    name: `Neo4j store (${neo4jUri})`,
+    async fresh() {
+      await migrateNeo4j(driver, process.env.NEO4J_DATABASE || undefined);
+      await driver.executeQuery(MAINTENANCE_CYPHER.deleteEverything);
+      return Object.assign(new Neo4jStore(driver), { close: async () => undefined });
+    },
+  });
+}
+
+const simulated: ReturnType<typeof simulatedDriver>[] = [];
+analyticsContract({
+  name: 'Neo4j adapter over simulated statements (no server: checks the TypeScript side, not the Cypher)',
+  fresh: async () => {
+    const driver = simulatedDriver();
+    simulated.push(driver);
+    return new Neo4jStore(driver);
+  },
+  history: { songs: 25, start: '2022-03-06', weeks: 30, unsung: 3 },
+});
+it('the simulated Neo4j run exercised every analytics statement', () => {
+  const run = new Set(simulated.flatMap((d) => [...d.statementsRun]));
+  expect(run.size).toBeGreaterThan(0);
+  expect(Object.keys(ANALYTICS_CYPHER).filter((n) => !run.has(n as never))).toEqual([]);
+});
+
+describe('analytics on random small histories (fast-check, SQLite vs the reference)', () => {
+  // A few days around a week boundary, with 23:30 local services (next day in UTC) and clashes.
+  const day = fc.integer({ min: 0, max: 9 });
+  const time = fc.constantFrom('00:00', '10:00', '23:30', '23:59');
+  const service = fc.record({ day, time, serviceType: fc.constantFrom<ServiceType>(...SERVICE_TYPES) });
+  const history = fc.record({
+    songs: fc.array(fc.constantFrom(['A'], ['a '], ['B'], [], [''], ['B', 'a']), { minLength: 1, maxLength: 6 }),
+    services: fc.array(
+      fc.record({ service, setlist: fc.array(fc.nat(5), { maxLength: 4 }), positions: fc.array(fc.integer({ min: 1, max: 3 }), { maxLength: 4 }) }),
+      { maxLength: 8 },
+    ),
+  });
+  const bound = fc.option(fc.record({ day, time }), { nil: null });
+  const at = (b: { day: number; time: string }) => local(`2024-03-0${1 + (b.day % 9)}T${b.time}`) + Math.floor(b.day / 9) * 86_400_000;
+
+  it('every analytic agrees', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        history,
+        bound,
+        bound,
+        fc.subarray([...SERVICE_TYPES], { minLength: 1 }),
+        fc.constantFrom<SongUsageSort>('TIMES_SUNG', 'LAST_SUNG', 'LEAST_RECENTLY_SUNG', 'NAME'),
+        fc.constantFrom<TimelineBucket>('WEEK', 'MONTH'),
+        async (h, a, b, serviceTypes, sort, bucket) => {
+          const store = new SqliteStore(':memory:');
+          try {
+            const songIds: number[] = [];
+            for (const [i, artists] of h.songs.entries()) songIds.push((await store.createSong({ name: `S${i % 3}`, artists: [...artists] })).id);
+            for (const { service: s, setlist, positions } of h.services) {
+              const v = await store.createService({ date: at(s), serviceType: s.serviceType });
+              // Explicit positions that may tie: only link order then tells opener from closer.
+              for (const [i, n] of setlist.entries()) await store.linkSong(v.id, songIds[n % songIds.length], positions[i]);
+            }
+            const ref = new Reference(await store.exportSnapshot());
+            const [from, to] = [a && at(a), b && at(b)];
+            const window: AnalyticsWindow = { from, to, serviceTypes };
+            const q = { window, sort, includeUnsung: true };
+            expect(await store.songUsage(q)).toEqual(ref.songUsage(q));
+            expect(await store.songUsage({ ...q, includeUnsung: false, limit: 2 })).toEqual(ref.songUsage({ ...q, includeUnsung: false, limit: 2 }));
+            expect(await store.usageOfSongs(songIds, window)).toEqual(songIds.map((id) => ref.stats(id, window)));
+            expect(await store.songsSungWith(songIds[0], window, 20)).toEqual(ref.songsSungWith(songIds[0], window, 20));
+            expect(await store.artistUsage(window, {})).toEqual(ref.artistUsage(window, {}));
+            const all = { from: null, to: null, serviceTypes };
+            const rotation: SongUsageQuery = { window: all, sort: 'LEAST_RECENTLY_SUNG', includeUnsung: true, lastBefore: from ?? 0 };
+            expect(await store.songUsage(rotation)).toEqual(ref.songUsage(rotation));
+            const fresh: SongUsageQuery = { window: all, sort: 'FIRST_SUNG', includeUnsung: false, firstIn: { from, to } };
+            expect(await store.songUsage(fresh)).toEqual(ref.songUsage(fresh));
+            const span = ref.serviceSpan(serviceTypes);
+            expect(await store.serviceSpan(serviceTypes)).toEqual(span);
+            if (span) {
+              const buckets = bucketsBetween(from ?? span.first, to ?? span.last, bucket, ZONE);
+              expect(await store.usageTimeline(buckets, serviceTypes, null)).toEqual(ref.usageTimeline(buckets, serviceTypes, null));
+              expect(await store.usageTimeline(buckets, serviceTypes, songIds[0])).toEqual(ref.usageTimeline(buckets, serviceTypes, songIds[0]));
+            }
+          } finally {
+            await store.close();
+          }
+        },
+      ),
+      { numRuns: 150, seed: 20261122 },
+    );
+  });
+});
+
+describe('timeline buckets in the service time zone', () => {
+  it('ISO weeks start on Monday at local midnight; a 23:30 Sunday service is still in its week', () => {
+    const sunday2330 = local('2024-03-10T23:30'); // also the day clocks go forward in New York
+    const [week] = bucketsBetween(sunday2330, sunday2330, 'WEEK', ZONE);
+    expect(week.start).toBe(local('2024-03-04T00:00'));
+    expect(week.end).toBe(local('2024-03-11T00:00') - 1);
+    expect(bucketsBetween(local('2024-01-15T00:00'), local('2024-12-31T23:59'), 'QUARTER', ZONE).map((b) => b.start)).toEqual(
+      ['2024-01-01', '2024-04-01', '2024-07-01', '2024-10-01'].map((d) => local(`${d}T00:00`)),
+    );
+  });
+});
+
+describe('SQLite migration 2 on a database written before analytics', () => {
+  it('fills the copies, setlist ends and totals from existing rows', async () => {
+    const file = `${require('node:os').tmpdir()}/analytics-migrate-${process.pid}.db`;
+    const source = new SqliteStore(':memory:');
+    await generateHistory(source, { seed: 5, zone: ZONE, songs: 10, start: '2024-01-07', weeks: 6, unsung: 1 });
+    await source.linkSong(3, 2, 1); // a tie at position 1: link order decides the opener
+    const snapshot = await source.exportSnapshot();
+    await source.close();
+
+    // Version 1's schema and rows, as an older release left them.
+    const Database = require('better-sqlite3');
+    const { MIGRATIONS } = require('../src/store/sqlite/migrations');
+    const old = new Database(file);
+    old.exec('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, description TEXT NOT NULL, applied_at TEXT NOT NULL)');
+    old.exec(MIGRATIONS[0].sql);
+    old.prepare("INSERT INTO schema_migrations VALUES (1, 'v1', 'then')").run();
+    for (const s of snapshot.songs) old.prepare('INSERT INTO songs (id, name, artists) VALUES (?, ?, ?)').run(s.id, s.name, JSON.stringify(s.artists));
+    for (const v of snapshot.services) old.prepare('INSERT INTO services (id, date, service_type) VALUES (?, ?, ?)').run(v.id, v.date, v.serviceType);
+    for (const l of snapshot.links) old.prepare('INSERT INTO performed_in (id, service_id, song_id, position) VALUES (?, ?, ?, ?)').run(l.seq, l.serviceId, l.songId, l.position);
+    old.close();
+
+    const store = new SqliteStore(file);
+    try {
+      const ref = new Reference(await store.exportSnapshot());
+      for (const serviceTypes of TYPE_FILTERS) {
+        for (const [from, to] of [[null, null], [local('2024-01-10T00:00'), local('2024-02-01T00:00')]]) {
+          const q: SongUsageQuery = { window: { from, to, serviceTypes }, sort: 'TIMES_SUNG', includeUnsung: true };
+          expect(await store.songUsage(q)).toEqual(ref.songUsage(q));
+        }
+      }
+    } finally {
+      await store.close();
+      require('node:fs').rmSync(file, { force: true });
+    }
+  });
+});
