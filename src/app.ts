@@ -9,6 +9,7 @@ import { AppError } from './errors';
 import type { Services } from './graphql/context';
 import { buildSchema } from './graphql/schema';
 import { createGraphQLHandler } from './graphql/server';
+import { insightsRouter } from './insights';
 import { BODY_LIMIT, bodyParserError, createRestRouter } from './rest/router';
 import { BASE_PATH } from './rest/sofa';
 import type { Store } from './store/types';
@@ -54,6 +55,7 @@ export async function createApp(config: Config, store: Store, log: Logger): Prom
     }
   });
 
+  app.use(insightsRouter(config.serviceTimeZone));
   app.use(BASE_PATH, createRestRouter(schema, services, config.corsOrigins));
 
   app.use(
