@@ -162,17 +162,26 @@ function showNotice(lines) {
 // ---- loading -------------------------------------------------------------------------------
 
 const controllers = new Map();
+let pending = 0;
+/** Loads in flight, on <body data-pending>: lets tests (and curious users) see when the page is settled. */
+const countPending = (delta) => {
+  pending += delta;
+  document.body.dataset.pending = String(pending);
+};
+
 /** Run one view's load; a newer load of the same view aborts the older, so answers never cross. */
 async function load(key, target, work) {
   controllers.get(key)?.abort();
   const ctl = new AbortController();
   controllers.set(key, ctl);
+  countPending(1);
   target.loading();
   try {
     await work(ctl.signal);
   } catch (err) {
-    if (ctl.signal.aborted) return;
-    target.error(err.message, () => load(key, target, work));
+    if (!ctl.signal.aborted) target.error(err.message, () => load(key, target, work));
+  } finally {
+    countPending(-1);
   }
 }
 

@@ -21,8 +21,11 @@ export function songButton(song) {
 }
 
 /** Base options every chart shares: ARIA description on, tooltips drawn on the canvas (no inline HTML styles, so the strict CSP holds). */
+const reducedMotion = window.matchMedia('(prefers-reduced-motion: reduce)');
+
 function withDefaults(option) {
   return {
+    animation: !reducedMotion.matches,
     animationDuration: 300,
     textStyle: { fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif' },
     ...option,

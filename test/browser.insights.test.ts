@@ -1,0 +1,395 @@
+/**
+ * The Insights page in headless Chromium, on the demo data (`npm run seed` into a temp SQLite
+ * file), against a real server. Every number the page shows is compared with what the GraphQL
+ * API answers for the same window. Screenshots of each view go to test-artifacts/insights-*.png;
+ * with INSIGHTS_DOCS_SCREENSHOT=1 (npm run screenshot:insights) the overview also goes to
+ * docs/insights.png for the README.
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Browser, Page } from 'puppeteer-core';
+import { browserAvailable, launchBrowser, openGuardedPage, type GuardedPage } from './helpers/browser';
+import { startTestServer, tempDbPath, type TestServer } from './helpers/server';
+
+const ROOT = path.resolve(__dirname, '..');
+const DOCS_SCREENSHOT = path.join(ROOT, 'docs', 'insights.png');
+const describeBrowser = browserAvailable ? describe : describe.skip;
+if (!browserAvailable) {
+  // Honest skip: the suite needs a Chromium binary (CHROMIUM_PATH, default /usr/bin/chromium).
+  console.warn('browser.insights: no Chromium found; the Insights browser tests are skipped.');
+}
+
+interface Usage {
+  song: { id: number; name: string };
+  timesSung: number;
+  byServiceType: { serviceType: string; timesSung: number }[];
+}
+
+/** GraphQL arguments as literals, the way the page writes them. */
+function args(a: Record<string, unknown>): string {
+  const parts = Object.entries(a)
+    .filter(([, v]) => v !== undefined)
+    .map(([k, v]) => `${k}: ${k === 'serviceTypes' ? `[${(v as string[]).join(', ')}]` : JSON.stringify(v)}`);
+  return parts.length ? `(${parts.join(', ')})` : '';
+}
+
+describeBrowser('Insights page (headless Chromium, demo data)', () => {
+  let server: TestServer;
+  let browser: Browser;
+  let base: string;
+  const pages: GuardedPage[] = [];
+
+  async function api<T>(query: string): Promise<T> {
+    const res = await server.gql(query);
+    expect(res.body.errors).toBeUndefined();
+    return res.body.data as T;
+  }
+  const topSongs = async (w: Record<string, unknown> = {}) =>
+    (
+      await api<{ songUsage: Usage[] }>(
+        `{ songUsage${args({ ...w, limit: 15 })} { song { id name } timesSung byServiceType { serviceType timesSung } } }`,
+      )
+    ).songUsage;
+
+  async function open(query = '', viewport?: { width: number; height: number }): Promise<GuardedPage> {
+    const g = await openGuardedPage(browser, viewport);
+    pages.push(g);
+    // Still frames: the page turns chart animation off for users who ask for reduced motion.
+    await g.page.emulateMediaFeatures([{ name: 'prefers-reduced-motion', value: 'reduce' }]);
+    await g.page.goto(`${base}/insights${query}`, { waitUntil: 'load' });
+    await settled(g.page);
+    return g;
+  }
+
+  /** Every load answered (the page counts loads in flight on body[data-pending]). */
+  const settled = (page: Page) =>
+    page.waitForFunction(() => document.body.dataset.pending === '0', { timeout: 15_000 });
+
+  const text = (page: Page, sel: string) => page.$eval(sel, (e) => (e.textContent ?? '').trim());
+
+  /** The first data row of a view's table: cell texts. */
+  const tableRows = (page: Page, view: string) =>
+    page.$$eval(`[data-table="${view}"] tbody tr`, (rows) =>
+      rows.map((r) => [...r.children].map((c) => (c.textContent ?? '').trim())),
+    );
+
+  /** The chart's drawn series data, from ECharts itself. */
+  const chartSeries = (page: Page, view: string) =>
+    page.$eval(`[data-chart="${view}"]`, (el) => {
+      const chart = (window as any).echarts.getInstanceByDom(el);
+      return (chart.getOption().series as { name: string; data: unknown[] }[]).map((s) => ({ name: s.name, data: s.data }));
+    });
+
+  const chartSize = (page: Page, view: string) =>
+    page.$eval(`[data-chart="${view}"] canvas`, (c) => {
+      const r = c.getBoundingClientRect();
+      return { width: r.width, height: r.height };
+    });
+
+  async function shoot(g: GuardedPage, name: string, selector?: string) {
+    fs.mkdirSync(path.join(ROOT, 'test-artifacts'), { recursive: true });
+    const file = path.join(ROOT, 'test-artifacts', `insights-${name}.png`);
+    if (selector) {
+      const el = await g.page.$(selector);
+      await el!.screenshot({ path: file as `${string}.png` });
+    } else {
+      await g.page.screenshot({ path: file as `${string}.png`, fullPage: true });
+    }
+    return file;
+  }
+
+  function expectClean(g: GuardedPage) {
+    expect(g.errors).toEqual([]);
+    expect(g.offHost).toEqual([]);
+  }
+
+  beforeAll(async () => {
+    const dbPath = tempDbPath();
+    execFileSync(path.join(ROOT, 'node_modules', '.bin', 'tsx'), ['src/cli/seed.ts'], {
+      cwd: ROOT,
+      env: { ...process.env, SQLITE_PATH: dbPath, STORE: 'sqlite', LOG_LEVEL: 'silent' },
+      stdio: 'pipe',
+    });
+    server = await startTestServer({ SQLITE_PATH: dbPath });
+    // The request guard lets 127.0.0.1 through only.
+    base = server.url.replace('localhost', '127.0.0.1');
+    browser = await launchBrowser();
+  }, 120_000);
+
+  afterAll(async () => {
+    for (const g of pages) await g.close().catch(() => undefined);
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('serves the page with a strict same-origin CSP and its assets from the host', async () => {
+    const page = await server.raw('GET', '/insights');
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/text\/html/);
+    const csp = page.headers.get('content-security-policy')!;
+    expect(csp).toContain("default-src 'self'");
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toContain('unsafe-inline');
+    expect(page.text).not.toMatch(/https?:\/\//);
+    for (const asset of ['echarts.min.js', 'js/main.js', 'insights.css', 'favicon.svg']) {
+      const res = await server.raw('GET', `/insights/assets/${asset}`);
+      expect(res.status).toBe(200);
+    }
+    const missing = await server.raw('GET', '/insights/assets/nope.js');
+    expect(missing.status).toBe(404);
+    expect(missing.body.error.code).toBe('NOT_FOUND');
+  });
+
+  it('draws every view on all-time demo data, with the API numbers, no console errors and no off-host request', async () => {
+    const g = await open();
+    const { page } = g;
+    const api = await topSongs();
+    expect(api.length).toBeGreaterThan(0);
+
+    expect(await text(page, '[data-view="top"] .summary')).toContain(
+      `Most sung: ${api[0].song.name}, ${api[0].timesSung} time`,
+    );
+    const rows = await tableRows(page, 'top');
+    expect(rows.map((r) => [r[0], Number(r[1])])).toEqual(api.map((u) => [u.song.name, u.timesSung]));
+
+    for (const view of ['top', 'timeline', 'rotation', 'new', 'pairs']) {
+      const size = await chartSize(page, view);
+      expect(size.width).toBeGreaterThan(100);
+      expect(size.height).toBeGreaterThan(100);
+    }
+    await shoot(g, 'overview');
+    if (process.env.INSIGHTS_DOCS_SCREENSHOT) {
+      await page.setViewport({ width: 1280, height: 900 });
+      await page.screenshot({ path: DOCS_SCREENSHOT as `${string}.png`, fullPage: true });
+    }
+    for (const [view, sel] of [
+      ['top', '[data-view="top"]'],
+      ['timeline', '[data-view="timeline"]'],
+      ['rotation', '[data-view="rotation"]'],
+      ['new', '[data-view="new"]'],
+      ['pairs', '[data-view="pairs"]'],
+    ]) {
+      await shoot(g, view, sel);
+    }
+    expectClean(g);
+  });
+
+  it('each table alternative shows the numbers its chart draws', async () => {
+    const g = await open();
+    const { page } = g;
+    const numbers = (rows: string[][], col: number) => rows.map((r) => Number(r[col]));
+
+    // Top songs: one stacked series per service type; the table has the total and each type.
+    const top = await chartSeries(page, 'top');
+    const topRows = await tableRows(page, 'top');
+    top.forEach((s, i) => expect(s.data).toEqual(numbers(topRows, 2 + i)));
+    expect(topRows.map((r) => Number(r[1]))).toEqual(
+      topRows.map((_, row) => top.reduce((sum, s) => sum + (s.data[row] as number), 0)),
+    );
+
+    const timeline = await chartSeries(page, 'timeline');
+    const timelineRows = await tableRows(page, 'timeline');
+    expect(timeline[0].data).toEqual(numbers(timelineRows, 1));
+    expect(timeline[1].data).toEqual(numbers(timelineRows, 2));
+
+    const fresh = await chartSeries(page, 'new');
+    const newRows = await tableRows(page, 'new');
+    expect(fresh[0].data).toEqual(numbers(newRows, 2).slice(0, fresh[0].data.length));
+
+    // Pairs: every table row is a cell of the heat map ([x, y, together]), both ways round.
+    const cells = (await chartSeries(page, 'pairs'))[0].data as [number, number, number][];
+    const names = await page.$eval('[data-chart="pairs"]', (el) =>
+      (window as any).echarts.getInstanceByDom(el).getOption().yAxis[0].data as string[],
+    );
+    const pairRows = await tableRows(page, 'pairs');
+    expect(pairRows.length).toBeGreaterThan(0);
+    for (const [a, b, together] of pairRows) {
+      const [i, j] = [names.indexOf(a), names.indexOf(b)];
+      expect(cells.find(([x, y]) => x === j && y === i)?.[2]).toBe(Number(together));
+      expect(cells.find(([x, y]) => x === i && y === j)?.[2]).toBe(Number(together));
+    }
+
+    // The toggle swaps the chart for the table, and back.
+    await page.click('[data-view="top"] .table-toggle');
+    expect(await page.$eval('[data-table="top"]', (e) => (e as HTMLElement).hidden)).toBe(false);
+    expect(await page.$eval('[data-chart="top"]', (e) => (e as HTMLElement).hidden)).toBe(true);
+    expect(await page.$eval('[data-view="top"] .table-toggle', (e) => e.getAttribute('aria-pressed'))).toBe('true');
+    await shoot(g, 'table', '[data-view="top"]');
+    await page.click('[data-view="top"] .table-toggle');
+    expect(await page.$eval('[data-chart="top"]', (e) => (e as HTMLElement).hidden)).toBe(false);
+    expectClean(g);
+  });
+
+  it('changing the window and the service types changes the URL and the numbers, and a reload keeps them', async () => {
+    const g = await open();
+    const { page } = g;
+    const allTime = await text(page, '[data-view="top"] .summary');
+
+    // The last three months of the demo history, as a custom window.
+    const last = (await api<{ songUsage: { lastSung: number }[] }>('{ songUsage(sort: LAST_SUNG, limit: 1) { lastSung } }'))
+      .songUsage[0].lastSung;
+    const to = new Date(last).toISOString().slice(0, 10);
+    const fromDate = new Date(last);
+    fromDate.setUTCMonth(fromDate.getUTCMonth() - 3);
+    const from = fromDate.toISOString().slice(0, 10);
+
+    await page.$eval(
+      'input[name="from"]',
+      (el, v) => {
+        (el as HTMLInputElement).value = v as string;
+        el.dispatchEvent(new Event('change', { bubbles: true }));
+      },
+      from,
+    );
+    await settled(page);
+    await page.$eval(
+      'input[name="to"]',
+      (el, v) => {
+        (el as HTMLInputElement).value = v as string;
+        el.dispatchEvent(new Event('change', { bubbles: true }));
+      },
+      to,
+    );
+    await settled(page);
+    let url = new URL(page.url());
+    expect(url.searchParams.get('from')).toBe(from);
+    expect(url.searchParams.get('to')).toBe(to);
+    expect(await page.$eval('select[name="preset"]', (e) => (e as HTMLSelectElement).value)).toBe('custom');
+
+    const windowed = await topSongs({ from, to });
+    expect(await text(page, '[data-view="top"] .summary')).toContain(
+      `Most sung: ${windowed[0].song.name}, ${windowed[0].timesSung} time`,
+    );
+    expect(await text(page, '[data-view="top"] .summary')).not.toBe(allTime);
+
+    // Sunday mornings only.
+    await page.click('input[name="serviceType"][value="SUN_PM"]');
+    await settled(page);
+    await page.click('input[name="serviceType"][value="WED"]');
+    await settled(page);
+    url = new URL(page.url());
+    expect(url.searchParams.getAll('serviceType')).toEqual(['SUN_AM']);
+    const morning = await topSongs({ from, to, serviceTypes: ['SUN_AM'] });
+    const rows = await tableRows(page, 'top');
+    expect(rows.map((r) => [r[0], Number(r[1])])).toEqual(morning.map((u) => [u.song.name, u.timesSung]));
+    const windowedSummary = await text(page, '[data-view="top"] .summary');
+
+    // Shareable: the same URL in a fresh page shows the same state and numbers.
+    const again = await open(url.search);
+    expect(await text(again.page, '[data-view="top"] .summary')).toBe(windowedSummary);
+    expect(await again.page.$eval('input[name="from"]', (e) => (e as HTMLInputElement).value)).toBe(from);
+    expect(
+      await again.page.$$eval('input[name="serviceType"]:checked', (els) => els.map((e) => (e as HTMLInputElement).value)),
+    ).toEqual(['SUN_AM']);
+
+    // Back to all time through the preset: the window leaves the URL.
+    await page.select('select[name="preset"]', 'all');
+    await settled(page);
+    url = new URL(page.url());
+    expect(url.searchParams.has('from')).toBe(false);
+    expect(url.searchParams.has('to')).toBe(false);
+    await shoot(g, 'window');
+    expectClean(g);
+    expectClean(again);
+  });
+
+  it("clicking a song's bar opens its story; the keyboard reaches it too", async () => {
+    const g = await open();
+    const { page } = g;
+    const [first, second] = await topSongs();
+
+    // A real mouse click on the top bar, where ECharts drew it.
+    const point = await page.$eval('[data-chart="top"]', (el) => {
+      const chart = (window as any).echarts.getInstanceByDom(el);
+      const [x, y] = chart.convertToPixel({ seriesIndex: 0 }, [0, 0]);
+      const box = el.getBoundingClientRect();
+      return { x: box.left + x + 8, y: box.top + y };
+    });
+    await page.mouse.click(point.x, point.y);
+    await settled(page);
+    expect(new URL(page.url()).searchParams.get('song')).toBe(String(first.song.id));
+    expect(await page.$eval('#story', (e) => (e as HTMLElement).hidden)).toBe(false);
+    expect(await text(page, '#story-h')).toBe(first.song.name);
+
+    const usage = (
+      await api<{ song: { usage: { timesSung: number; asOpener: number; asCloser: number } } }>(
+        `{ song(id: ${first.song.id}) { usage { timesSung asOpener asCloser } } }`,
+      )
+    ).song.usage;
+    const stats = await page.$$eval('#story .stats > div', (els) =>
+      Object.fromEntries(els.map((d) => [d.querySelector('dt')!.textContent, d.querySelector('dd')!.textContent])),
+    );
+    expect(stats['Times sung']).toBe(String(usage.timesSung));
+    expect(stats['Opened a service']).toMatch(new RegExp(`^${usage.asOpener} time`));
+    expect(stats['Closed a service']).toMatch(new RegExp(`^${usage.asCloser} time`));
+    for (const view of ['story-strip', 'story-with']) {
+      const size = await chartSize(page, view);
+      expect(size.width).toBeGreaterThan(100);
+      expect(size.height).toBeGreaterThan(50);
+    }
+    const withApi = (
+      await api<{ songsSungWith: { song: { name: string }; together: number }[] }>(
+        `{ songsSungWith(songId: ${first.song.id}, limit: 10) { song { name } together } }`,
+      )
+    ).songsSungWith.filter((p) => p.together > 0);
+    expect((await tableRows(page, 'story-with')).map((r) => [r[0], Number(r[1])])).toEqual(
+      withApi.map((p) => [p.song.name, p.together]),
+    );
+    await shoot(g, 'story', '#story');
+
+    // Keyboard: focus the top chart, move to the second song, Enter.
+    await page.focus('[data-chart="top"]');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    await settled(page);
+    expect(new URL(page.url()).searchParams.get('song')).toBe(String(second.song.id));
+    expect(await text(page, '#story-h')).toBe(second.song.name);
+
+    // A song named in a table opens its story as well; Close removes it from the URL.
+    await page.click('[data-view="top"] .table-toggle');
+    await page.click(`[data-table="top"] [data-song-id="${first.song.id}"]`);
+    await settled(page);
+    expect(await text(page, '#story-h')).toBe(first.song.name);
+    await page.click('[data-action="close-story"]');
+    await settled(page);
+    expect(new URL(page.url()).searchParams.has('song')).toBe(false);
+    expect(await page.$eval('#story', (e) => (e as HTMLElement).hidden)).toBe(true);
+    expectClean(g);
+  });
+
+  it('reads on a phone: one column, no sideways scrolling, charts drawn', async () => {
+    const g = await open('', { width: 390, height: 844 });
+    const { page } = g;
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    for (const view of ['top', 'timeline', 'pairs']) {
+      const size = await chartSize(page, view);
+      expect(size.width).toBeGreaterThan(200);
+      expect(size.width).toBeLessThanOrEqual(390);
+    }
+    await shoot(g, 'phone');
+    expectClean(g);
+  });
+
+  it('an empty window says so and offers the way out; a bad link is explained', async () => {
+    const g = await open('?from=1990-01-01&to=1990-12-31');
+    const { page } = g;
+    const status = await text(page, '[data-view="top"] .status');
+    expect(status).toMatch(/no services took place in the window/i);
+    expect(status).toContain('Show all time');
+    await shoot(g, 'empty');
+    await page.click('[data-view="top"] .status button');
+    await settled(page);
+    expect(new URL(page.url()).search).toBe('');
+    expect(await text(page, '[data-view="top"] .summary')).toMatch(/^Most sung: /);
+
+    const bad = await open('?from=yesterday&serviceType=FRIDAY');
+    expect(await text(bad.page, '#notice')).toContain('"yesterday" is not a date');
+    expect(await text(bad.page, '#notice')).toContain('"FRIDAY" is not a service type');
+    expect(new URL(bad.page.url()).search).toBe('');
+    expectClean(g);
+    expectClean(bad);
+  });
+});
