@@ -24,6 +24,17 @@ export type Scalars = {
   Timestamp: { input: number; output: number; }
 };
 
+/** Performances of one artist's songs. */
+export type ArtistUsage = {
+  __typename?: 'ArtistUsage';
+  /** The most common spelling of the artist (ties: the smallest string). */
+  artist: Scalars['String']['output'];
+  /** The artist's distinct songs performed. */
+  songs: Scalars['Int']['output'];
+  /** Performances of the artist's songs. */
+  timesSung: Scalars['Int']['output'];
+};
+
 export type AuthPayload = {
   __typename?: 'AuthPayload';
   /** Seconds until the token expires. */
@@ -150,8 +161,12 @@ export type MutationUpdateUserArgs = {
 
 export type Query = {
   __typename?: 'Query';
+  /** Performances per artist (grouped by the normalised artist; empty names left out), by timesSung descending, then artist. */
+  artistUsage: Array<ArtistUsage>;
   /** The authenticated user. */
   me: User;
+  /** Songs whose first performance ever falls in the window, by first performance then id. Stats over all time. */
+  newSongs: Array<SongUsage>;
   /** One service, or null when no service has that id. */
   service: Maybe<Service>;
   /** All services, ordered by date then id. */
@@ -169,16 +184,51 @@ export type Query = {
   servicesWithSong: Array<Service>;
   /** One song, or null when no song has that id. */
   song: Maybe<Song>;
+  /**
+   * Usage of every song sung in the window (`from`/`to` inclusive: epoch ms, ISO instant, or
+   * YYYY-MM-DD in SERVICE_TIME_ZONE; all time when absent), for the given service types (all when
+   * absent). `includeUnsung` adds the songs not sung there.
+   */
+  songUsage: Array<SongUsage>;
   /** All songs, ordered by id. */
   songs: Array<Song>;
   /** Songs with an artist equal to the given one, compared trimmed, NFC-normalised and case-insensitively. Ordered by id. */
   songsByArtist: Array<Song>;
   /** The setlist of a service: position ascending, then link order. */
   songsForService: Array<Song>;
+  /**
+   * Rotation: songs whose last performance (of the given service types) is before `date`, or that
+   * were never sung; never-sung first (by id), then oldest last performance first. Stats over all time.
+   */
+  songsNotSungSince: Array<SongUsage>;
+  /** Songs sung in the same services as `songId`: by together, then jaccard (both descending), then id. `limit` 1-1000, default 20. */
+  songsSungWith: Array<SongPairing>;
+  /**
+   * Services, performances and distinct songs per calendar bucket, every bucket from the one
+   * holding `from` (or the first service) to the one holding `to` (or the last service), empty
+   * ones included. With `songId`, only that song's performances count.
+   */
+  usageTimeline: Array<UsageBucket>;
   /** One user (ADMIN, or the user itself); null when unknown. */
   user: Maybe<User>;
   /** All users, ordered by id (ADMIN only). */
   users: Array<User>;
+};
+
+
+export type QueryArtistUsageArgs = {
+  from?: InputMaybe<Scalars['String']['input']>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  offset?: InputMaybe<Scalars['Int']['input']>;
+  serviceTypes?: InputMaybe<Array<ServiceType>>;
+  to?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type QueryNewSongsArgs = {
+  from?: InputMaybe<Scalars['String']['input']>;
+  serviceTypes?: InputMaybe<Array<ServiceType>>;
+  to?: InputMaybe<Scalars['String']['input']>;
 };
 
 
@@ -227,6 +277,17 @@ export type QuerySongArgs = {
 };
 
 
+export type QuerySongUsageArgs = {
+  from?: InputMaybe<Scalars['String']['input']>;
+  includeUnsung?: InputMaybe<Scalars['Boolean']['input']>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  offset?: InputMaybe<Scalars['Int']['input']>;
+  serviceTypes?: InputMaybe<Array<ServiceType>>;
+  sort?: InputMaybe<SongUsageSort>;
+  to?: InputMaybe<Scalars['String']['input']>;
+};
+
+
 export type QuerySongsArgs = {
   limit?: InputMaybe<Scalars['Int']['input']>;
   offset?: InputMaybe<Scalars['Int']['input']>;
@@ -244,6 +305,30 @@ export type QuerySongsForServiceArgs = {
   limit?: InputMaybe<Scalars['Int']['input']>;
   offset?: InputMaybe<Scalars['Int']['input']>;
   serviceId: Scalars['Int']['input'];
+};
+
+
+export type QuerySongsNotSungSinceArgs = {
+  date: Scalars['String']['input'];
+  serviceTypes?: InputMaybe<Array<ServiceType>>;
+};
+
+
+export type QuerySongsSungWithArgs = {
+  from?: InputMaybe<Scalars['String']['input']>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  serviceTypes?: InputMaybe<Array<ServiceType>>;
+  songId: Scalars['Int']['input'];
+  to?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type QueryUsageTimelineArgs = {
+  bucket: TimelineBucket;
+  from?: InputMaybe<Scalars['String']['input']>;
+  serviceTypes?: InputMaybe<Array<ServiceType>>;
+  songId?: InputMaybe<Scalars['Int']['input']>;
+  to?: InputMaybe<Scalars['String']['input']>;
 };
 
 
@@ -280,6 +365,15 @@ export type ServiceType =
   /** Wednesday midweek Bible study */
   | 'WED';
 
+/** A song's performances in one service type. */
+export type ServiceTypeUsage = {
+  __typename?: 'ServiceTypeUsage';
+  lastSung: Maybe<Scalars['Timestamp']['output']>;
+  serviceType: ServiceType;
+  /** Distinct services of this type in which the song was sung. */
+  timesSung: Scalars['Int']['output'];
+};
+
 /** A worship song. */
 export type Song = {
   __typename?: 'Song';
@@ -289,6 +383,71 @@ export type Song = {
   name: Scalars['String']['output'];
   /** Services in which the song was performed, ordered by date then id. */
   services: Array<Service>;
+  /** This song's usage in a window (epoch ms, ISO instant, or YYYY-MM-DD; all time when absent). */
+  usage: SongUsage;
+};
+
+
+/** A worship song. */
+export type SongUsageArgs = {
+  from?: InputMaybe<Scalars['String']['input']>;
+  serviceTypes?: InputMaybe<Array<ServiceType>>;
+  to?: InputMaybe<Scalars['String']['input']>;
+};
+
+/** A song sung in the same services as another. */
+export type SongPairing = {
+  __typename?: 'SongPairing';
+  /** together / (services of either song), counted in the same window. */
+  jaccard: Scalars['Float']['output'];
+  song: Song;
+  /** Services in the window holding both songs. */
+  together: Scalars['Int']['output'];
+};
+
+/** How often and when a song was sung, within a window and service types. */
+export type SongUsage = {
+  __typename?: 'SongUsage';
+  /** Services the song closed: last in setlist order. */
+  asCloser: Scalars['Int']['output'];
+  /** Services the song opened: first in setlist order (lowest position, then link order). */
+  asOpener: Scalars['Int']['output'];
+  /** One entry per service type of the filter (all three when none), in enum order. */
+  byServiceType: Array<ServiceTypeUsage>;
+  firstSung: Maybe<Scalars['Timestamp']['output']>;
+  lastSung: Maybe<Scalars['Timestamp']['output']>;
+  song: Song;
+  /** Distinct services in which the song was sung. */
+  timesSung: Scalars['Int']['output'];
+};
+
+/** How the usage report is ordered; ties are always broken by song id ascending. */
+export type SongUsageSort =
+  /** Most recent last performance first; songs never sung in the window last. */
+  | 'LAST_SUNG'
+  /** Oldest last performance first; songs never sung in the window first. */
+  | 'LEAST_RECENTLY_SUNG'
+  /** By name (code-point order). */
+  | 'NAME'
+  /** Most services first (the default). */
+  | 'TIMES_SUNG';
+
+/** Calendar buckets of a timeline, in SERVICE_TIME_ZONE. */
+export type TimelineBucket =
+  | 'MONTH'
+  | 'QUARTER'
+  /** ISO weeks, starting on Monday. */
+  | 'WEEK'
+  | 'YEAR';
+
+/** One calendar bucket of a usage timeline. */
+export type UsageBucket = {
+  __typename?: 'UsageBucket';
+  distinctSongs: Scalars['Int']['output'];
+  performances: Scalars['Int']['output'];
+  services: Scalars['Int']['output'];
+  /** The instant the bucket starts (local midnight in SERVICE_TIME_ZONE). */
+  start: Scalars['Timestamp']['output'];
 };
 
 /** An account. Passwords never leave the server. */
@@ -370,32 +529,53 @@ export type DirectiveResolverFn<TResult = {}, TParent = {}, TContext = {}, TArgs
 
 /** Mapping between all available schema types and the resolvers types */
 export type ResolversTypes = {
+  ArtistUsage: ResolverTypeWrapper<ArtistUsage>;
   AuthPayload: ResolverTypeWrapper<Omit<AuthPayload, 'user'> & { user: ResolversTypes['User'] }>;
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
+  Float: ResolverTypeWrapper<Scalars['Float']['output']>;
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
   Mutation: ResolverTypeWrapper<{}>;
   Query: ResolverTypeWrapper<{}>;
   Role: Role;
   Service: ResolverTypeWrapper<ServiceRecord>;
   ServiceType: ServiceType;
+  ServiceTypeUsage: ResolverTypeWrapper<ServiceTypeUsage>;
   Song: ResolverTypeWrapper<SongRecord>;
+  SongPairing: ResolverTypeWrapper<Omit<SongPairing, 'song'> & { song: ResolversTypes['Song'] }>;
+  SongUsage: ResolverTypeWrapper<Omit<SongUsage, 'song'> & { song: ResolversTypes['Song'] }>;
+  SongUsageSort: SongUsageSort;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
+  TimelineBucket: TimelineBucket;
   Timestamp: ResolverTypeWrapper<Scalars['Timestamp']['output']>;
+  UsageBucket: ResolverTypeWrapper<UsageBucket>;
   User: ResolverTypeWrapper<UserRecord>;
 };
 
 /** Mapping between all available schema types and the resolvers parents */
 export type ResolversParentTypes = {
+  ArtistUsage: ArtistUsage;
   AuthPayload: Omit<AuthPayload, 'user'> & { user: ResolversParentTypes['User'] };
   Boolean: Scalars['Boolean']['output'];
+  Float: Scalars['Float']['output'];
   Int: Scalars['Int']['output'];
   Mutation: {};
   Query: {};
   Service: ServiceRecord;
+  ServiceTypeUsage: ServiceTypeUsage;
   Song: SongRecord;
+  SongPairing: Omit<SongPairing, 'song'> & { song: ResolversParentTypes['Song'] };
+  SongUsage: Omit<SongUsage, 'song'> & { song: ResolversParentTypes['Song'] };
   String: Scalars['String']['output'];
   Timestamp: Scalars['Timestamp']['output'];
+  UsageBucket: UsageBucket;
   User: UserRecord;
+};
+
+export type ArtistUsageResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ArtistUsage'] = ResolversParentTypes['ArtistUsage']> = {
+  artist?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  songs?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  timesSung?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
 export type AuthPayloadResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['AuthPayload'] = ResolversParentTypes['AuthPayload']> = {
@@ -423,7 +603,9 @@ export type MutationResolvers<ContextType = GraphQLContext, ParentType extends R
 };
 
 export type QueryResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
+  artistUsage?: Resolver<Array<ResolversTypes['ArtistUsage']>, ParentType, ContextType, Partial<QueryArtistUsageArgs>>;
   me?: Resolver<ResolversTypes['User'], ParentType, ContextType>;
+  newSongs?: Resolver<Array<ResolversTypes['SongUsage']>, ParentType, ContextType, Partial<QueryNewSongsArgs>>;
   service?: Resolver<Maybe<ResolversTypes['Service']>, ParentType, ContextType, RequireFields<QueryServiceArgs, 'id'>>;
   services?: Resolver<Array<ResolversTypes['Service']>, ParentType, ContextType, Partial<QueryServicesArgs>>;
   servicesAfter?: Resolver<Array<ResolversTypes['Service']>, ParentType, ContextType, RequireFields<QueryServicesAfterArgs, 'date'>>;
@@ -431,9 +613,13 @@ export type QueryResolvers<ContextType = GraphQLContext, ParentType extends Reso
   servicesBetween?: Resolver<Array<ResolversTypes['Service']>, ParentType, ContextType, RequireFields<QueryServicesBetweenArgs, 'from' | 'to'>>;
   servicesWithSong?: Resolver<Array<ResolversTypes['Service']>, ParentType, ContextType, RequireFields<QueryServicesWithSongArgs, 'songId'>>;
   song?: Resolver<Maybe<ResolversTypes['Song']>, ParentType, ContextType, RequireFields<QuerySongArgs, 'id'>>;
+  songUsage?: Resolver<Array<ResolversTypes['SongUsage']>, ParentType, ContextType, Partial<QuerySongUsageArgs>>;
   songs?: Resolver<Array<ResolversTypes['Song']>, ParentType, ContextType, Partial<QuerySongsArgs>>;
   songsByArtist?: Resolver<Array<ResolversTypes['Song']>, ParentType, ContextType, RequireFields<QuerySongsByArtistArgs, 'artist'>>;
   songsForService?: Resolver<Array<ResolversTypes['Song']>, ParentType, ContextType, RequireFields<QuerySongsForServiceArgs, 'serviceId'>>;
+  songsNotSungSince?: Resolver<Array<ResolversTypes['SongUsage']>, ParentType, ContextType, RequireFields<QuerySongsNotSungSinceArgs, 'date'>>;
+  songsSungWith?: Resolver<Array<ResolversTypes['SongPairing']>, ParentType, ContextType, RequireFields<QuerySongsSungWithArgs, 'songId'>>;
+  usageTimeline?: Resolver<Array<ResolversTypes['UsageBucket']>, ParentType, ContextType, RequireFields<QueryUsageTimelineArgs, 'bucket'>>;
   user?: Resolver<Maybe<ResolversTypes['User']>, ParentType, ContextType, RequireFields<QueryUserArgs, 'id'>>;
   users?: Resolver<Array<ResolversTypes['User']>, ParentType, ContextType, Partial<QueryUsersArgs>>;
 };
@@ -446,17 +632,51 @@ export type ServiceResolvers<ContextType = GraphQLContext, ParentType extends Re
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
+export type ServiceTypeUsageResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ServiceTypeUsage'] = ResolversParentTypes['ServiceTypeUsage']> = {
+  lastSung?: Resolver<Maybe<ResolversTypes['Timestamp']>, ParentType, ContextType>;
+  serviceType?: Resolver<ResolversTypes['ServiceType'], ParentType, ContextType>;
+  timesSung?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
 export type SongResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Song'] = ResolversParentTypes['Song']> = {
   artists?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   services?: Resolver<Array<ResolversTypes['Service']>, ParentType, ContextType>;
+  usage?: Resolver<ResolversTypes['SongUsage'], ParentType, ContextType, Partial<SongUsageArgs>>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
+export type SongPairingResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['SongPairing'] = ResolversParentTypes['SongPairing']> = {
+  jaccard?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  song?: Resolver<ResolversTypes['Song'], ParentType, ContextType>;
+  together?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
+export type SongUsageResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['SongUsage'] = ResolversParentTypes['SongUsage']> = {
+  asCloser?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  asOpener?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  byServiceType?: Resolver<Array<ResolversTypes['ServiceTypeUsage']>, ParentType, ContextType>;
+  firstSung?: Resolver<Maybe<ResolversTypes['Timestamp']>, ParentType, ContextType>;
+  lastSung?: Resolver<Maybe<ResolversTypes['Timestamp']>, ParentType, ContextType>;
+  song?: Resolver<ResolversTypes['Song'], ParentType, ContextType>;
+  timesSung?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
 export interface TimestampScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['Timestamp'], any> {
   name: 'Timestamp';
 }
+
+export type UsageBucketResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['UsageBucket'] = ResolversParentTypes['UsageBucket']> = {
+  distinctSongs?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  performances?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  services?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  start?: Resolver<ResolversTypes['Timestamp'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
 
 export type UserResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['User'] = ResolversParentTypes['User']> = {
   id?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
@@ -466,12 +686,17 @@ export type UserResolvers<ContextType = GraphQLContext, ParentType extends Resol
 };
 
 export type Resolvers<ContextType = GraphQLContext> = {
+  ArtistUsage?: ArtistUsageResolvers<ContextType>;
   AuthPayload?: AuthPayloadResolvers<ContextType>;
   Mutation?: MutationResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
   Service?: ServiceResolvers<ContextType>;
+  ServiceTypeUsage?: ServiceTypeUsageResolvers<ContextType>;
   Song?: SongResolvers<ContextType>;
+  SongPairing?: SongPairingResolvers<ContextType>;
+  SongUsage?: SongUsageResolvers<ContextType>;
   Timestamp?: GraphQLScalarType;
+  UsageBucket?: UsageBucketResolvers<ContextType>;
   User?: UserResolvers<ContextType>;
 };
 

@@ -1,7 +1,8 @@
 import type { Role, Service, ServiceType, Song, User } from '../generated/graphql';
+import type { AnalyticsStore } from './analytics-types';
 
 /** A song as stored: the schema's Song without its relation field. */
-export type SongRecord = Omit<Song, 'services'>;
+export type SongRecord = Omit<Song, 'services' | 'usage'>;
 /** A service as stored: `date` is epoch milliseconds. */
 export type ServiceRecord = Omit<Service, 'songs'>;
 /** A user as it may leave the store for any reader: never a password hash. */
@@ -93,7 +94,7 @@ export interface SnapshotCounts {
  * Batch reads (`*ByIds`, `*For*`) take many keys and answer in one round trip: DataLoader uses
  * them so a request costs a constant number of store calls.
  */
-export interface Store {
+export interface Store extends AnalyticsStore {
   readonly kind: 'sqlite' | 'neo4j';
 
   // Songs

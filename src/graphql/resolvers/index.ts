@@ -1,7 +1,8 @@
 import type { Resolvers } from '../../generated/graphql';
 import { Timestamp } from '../scalars';
+import { analyticsResolvers } from './analytics';
 import { serviceResolvers } from './services';
 import { songResolvers } from './songs';
 import { userResolvers } from './users';
 
-export const resolvers: Resolvers[] = [{ Timestamp }, songResolvers, serviceResolvers, userResolvers];
+export const resolvers: Resolvers[] = [{ Timestamp }, songResolvers, serviceResolvers, userResolvers, analyticsResolvers];

@@ -22,6 +22,7 @@ import type {
   UserPatch,
   UserRecord,
 } from '../types';
+import { neo4jAnalyticsPending } from './analytics';
 import { NEO4J_TIMEOUTS, isUniquenessViolation, toStoreError } from './driver';
 import { CYPHER, PARAMS, type StatementName } from './statements';
 import {
@@ -81,6 +82,13 @@ export class Neo4jStore implements Store {
     private readonly driver: Driver,
     private readonly options: Neo4jStoreOptions = {},
   ) {}
+
+  songUsage = neo4jAnalyticsPending.songUsage;
+  usageOfSongs = neo4jAnalyticsPending.usageOfSongs;
+  songsSungWith = neo4jAnalyticsPending.songsSungWith;
+  serviceSpan = neo4jAnalyticsPending.serviceSpan;
+  usageTimeline = neo4jAnalyticsPending.usageTimeline;
+  artistUsage = neo4jAnalyticsPending.artistUsage;
 
   private async transact<T>(
     mode: 'READ' | 'WRITE',

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { ANALYTICS_MIGRATION } from './analytics-schema';
 
 /**
  * Schema versions, applied in order, each once, inside one transaction with its bookkeeping row
@@ -50,6 +51,11 @@ export const MIGRATIONS: { version: number; description: string; sql: string }[]
         token_version INTEGER NOT NULL DEFAULT 0
       );
     `,
+  },
+  {
+    version: 2,
+    description: 'analytics: service date and type copied onto performed_in, setlist ends, covering indexes',
+    sql: ANALYTICS_MIGRATION,
   },
 ];
 

@@ -23,6 +23,9 @@ import type {
   UserPatch,
   UserRecord,
 } from '../types';
+import type { AnalyticsWindow, SongUsageQuery } from '../analytics-types';
+import type { ServiceType } from '../../generated/graphql';
+import { SqliteAnalytics } from './analytics';
 import { migrate } from './migrations';
 import { SQL, type StatementName } from './statements';
 
@@ -85,6 +88,35 @@ export class SqliteStore implements Store {
     // can lose the last transactions, never corrupt the file.
     this.db.pragma('synchronous = NORMAL');
     migrate(this.db);
+    this.analytics = new SqliteAnalytics(this.db);
+  }
+
+  private readonly analytics: SqliteAnalytics;
+
+  // Analytics (src/store/sqlite/analytics.ts)
+
+  songUsage(query: SongUsageQuery) {
+    return this.guard(() => this.analytics.songUsage(query));
+  }
+
+  usageOfSongs(songIds: readonly number[], window: AnalyticsWindow) {
+    return this.guard(() => this.analytics.usageOfSongs(songIds, window));
+  }
+
+  songsSungWith(songId: number, window: AnalyticsWindow, limit: number) {
+    return this.guard(() => this.analytics.songsSungWith(songId, window, limit));
+  }
+
+  serviceSpan(serviceTypes: ServiceType[]) {
+    return this.guard(() => this.analytics.serviceSpan(serviceTypes));
+  }
+
+  usageTimeline(buckets: readonly { start: number; end: number }[], serviceTypes: ServiceType[], songId: number | null) {
+    return this.guard(() => this.analytics.usageTimeline(buckets, serviceTypes, songId));
+  }
+
+  artistUsage(window: AnalyticsWindow, page: { limit?: number; offset?: number }) {
+    return this.guard(() => this.analytics.artistUsage(window, page));
   }
 
   private stmt(name: StatementName): Database.Statement {

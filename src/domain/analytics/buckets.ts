@@ -1,0 +1,34 @@
+import { DateTime, type DateTimeUnit } from 'luxon';
+import type { TimelineBucket } from '../../generated/graphql';
+import { badParameter } from './window';
+
+const UNIT: Record<TimelineBucket, DateTimeUnit> = { WEEK: 'week', MONTH: 'month', QUARTER: 'quarter', YEAR: 'year' };
+
+/** A timeline longer than this is refused: 10,000 weeks is about 190 years. */
+export const MAX_BUCKETS = 10_000;
+
+/** One calendar bucket: inclusive epoch-ms bounds. */
+export interface Bucket {
+  start: number;
+  end: number;
+}
+
+/**
+ * The calendar buckets in `zone` from the one holding `first` to the one holding `last`. Luxon's
+ * `startOf('week')` is the ISO week (Monday), and its calendar arithmetic keeps local midnight
+ * across daylight-saving changes, so a bucket may be 23 or 25 hours longer or shorter.
+ */
+export function bucketsBetween(first: number, last: number, bucket: TimelineBucket, zone: string): Bucket[] {
+  const unit = UNIT[bucket];
+  const out: Bucket[] = [];
+  let start = DateTime.fromMillis(first, { zone }).startOf(unit);
+  while (start.toMillis() <= last) {
+    if (out.length >= MAX_BUCKETS) {
+      throw badParameter('bucket', `the window spans more than ${MAX_BUCKETS} buckets of this size; choose a larger bucket or a shorter window`);
+    }
+    const next = start.plus({ [`${unit}s`]: 1 }).startOf(unit);
+    out.push({ start: start.toMillis(), end: next.toMillis() - 1 });
+    start = next;
+  }
+  return out;
+}

@@ -1,0 +1,108 @@
+import DataLoader from 'dataloader';
+import { bucketsBetween } from '../../domain/analytics/buckets';
+import { badParameter, parseBefore, parseWindow, serviceTypesOf } from '../../domain/analytics/window';
+import { checkPage } from '../../domain/validation';
+import type { Resolvers, ServiceType } from '../../generated/graphql';
+import type { AnalyticsWindow, Ranked, UsageStats } from '../../store/analytics-types';
+import type { GraphQLContext } from '../context';
+import { requireSong } from './songs';
+
+const DEFAULT_PAIRINGS = 20;
+
+/** The page of a ranked list, noting the full count for REST's X-Total-Count. */
+function ranked<T>(ctx: GraphQLContext, result: Ranked<T>): T[] {
+  ctx.meta.totalCount = result.total;
+  return result.items;
+}
+
+/**
+ * Song.usage loaders, one per distinct window in a request (a request names few: aliases are
+ * capped), each batching every song of its level into one store call.
+ */
+const usageLoaders = new WeakMap<GraphQLContext, Map<string, DataLoader<number, UsageStats>>>();
+
+function usageLoader(ctx: GraphQLContext, window: AnalyticsWindow): DataLoader<number, UsageStats> {
+  let byWindow = usageLoaders.get(ctx);
+  if (!byWindow) usageLoaders.set(ctx, (byWindow = new Map()));
+  const key = JSON.stringify(window);
+  let loader = byWindow.get(key);
+  if (!loader) {
+    loader = new DataLoader((ids: readonly number[]) => ctx.store.usageOfSongs(ids, window));
+    byWindow.set(key, loader);
+  }
+  return loader;
+}
+
+const allTimeOf = (serviceTypes: readonly ServiceType[] | null | undefined): AnalyticsWindow => ({
+  from: null,
+  to: null,
+  serviceTypes: serviceTypesOf(serviceTypes),
+});
+
+export const analyticsResolvers: Resolvers = {
+  Query: {
+    songUsage: async (_, args, ctx) => {
+      const window = parseWindow(args, ctx.serviceTimeZone);
+      const { limit, offset } = checkPage(args);
+      const result = await ctx.store.songUsage({
+        window,
+        sort: args.sort ?? 'TIMES_SUNG',
+        includeUnsung: args.includeUnsung ?? false,
+        limit,
+        offset,
+      });
+      return ranked(ctx, result);
+    },
+    songsNotSungSince: async (_, args, ctx) => {
+      const lastBefore = parseBefore('date', args.date, ctx.serviceTimeZone);
+      const result = await ctx.store.songUsage({
+        window: allTimeOf(args.serviceTypes),
+        sort: 'LEAST_RECENTLY_SUNG',
+        includeUnsung: true,
+        lastBefore,
+      });
+      return ranked(ctx, result);
+    },
+    newSongs: async (_, args, ctx) => {
+      const firstIn = parseWindow(args, ctx.serviceTimeZone);
+      const result = await ctx.store.songUsage({
+        window: allTimeOf(args.serviceTypes),
+        sort: 'FIRST_SUNG',
+        includeUnsung: false,
+        firstIn,
+      });
+      return ranked(ctx, result);
+    },
+    songsSungWith: async (_, args, ctx) => {
+      const window = parseWindow(args, ctx.serviceTimeZone);
+      const limit = args.limit ?? DEFAULT_PAIRINGS;
+      if (limit < 1 || limit > 1000) throw badParameter('limit', 'must be between 1 and 1000');
+      await requireSong(ctx, args.songId);
+      return ctx.store.songsSungWith(args.songId, window, limit);
+    },
+    usageTimeline: async (_, args, ctx) => {
+      const window = parseWindow(args, ctx.serviceTimeZone);
+      if (args.songId != null) await requireSong(ctx, args.songId);
+      let { from: first, to: last } = window;
+      if (first === null || last === null) {
+        const span = await ctx.store.serviceSpan(window.serviceTypes);
+        first ??= span?.first ?? null;
+        last ??= span?.last ?? null;
+      }
+      // No service to anchor an open end: there is no bucket to show.
+      if (first === null || last === null || first > last) return [];
+      const buckets = bucketsBetween(first, last, args.bucket, ctx.serviceTimeZone);
+      return ctx.store.usageTimeline(buckets, window.serviceTypes, args.songId ?? null);
+    },
+    artistUsage: async (_, args, ctx) => {
+      const window = parseWindow(args, ctx.serviceTimeZone);
+      return ranked(ctx, await ctx.store.artistUsage(window, checkPage(args)));
+    },
+  },
+  Song: {
+    usage: async (song, args, ctx) => ({
+      song,
+      ...(await usageLoader(ctx, parseWindow(args, ctx.serviceTimeZone)).load(song.id)),
+    }),
+  },
+};

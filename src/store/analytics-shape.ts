@@ -1,0 +1,37 @@
+import type { ServiceType } from '../generated/graphql';
+import type { AnalyticsWindow, UsageStats } from './analytics-types';
+
+/** Aggregates of one song as both stores' statements return them (numbers already converted). */
+export interface UsageColumns {
+  times: number;
+  first: number | null;
+  last: number | null;
+  openers: number;
+  closers: number;
+  /** Per service type: count and last date. Types outside the window's filter are zero. */
+  perType: Record<ServiceType, { times: number; last: number | null }>;
+}
+
+export function usageStats(c: UsageColumns, window: AnalyticsWindow): UsageStats {
+  return {
+    timesSung: c.times,
+    firstSung: c.first,
+    lastSung: c.last,
+    byServiceType: window.serviceTypes.map((serviceType) => ({
+      serviceType,
+      timesSung: c.perType[serviceType].times,
+      lastSung: c.perType[serviceType].last,
+    })),
+    asOpener: c.openers,
+    asCloser: c.closers,
+  };
+}
+
+/** Open bounds as the widest integers, so one statement serves open and closed windows. */
+export const boundsOf = (w: { from: number | null; to: number | null }) => ({
+  from: w.from ?? Number.MIN_SAFE_INTEGER,
+  to: w.to ?? Number.MAX_SAFE_INTEGER,
+});
+
+/** Statements page with LIMIT -1 meaning "no limit" (SQLite) or a large integer (Cypher). */
+export const NO_LIMIT = 2 ** 31 - 1;

@@ -1,0 +1,92 @@
+import type { ServiceType, SongUsageSort } from '../generated/graphql';
+import type { SongRecord } from './types';
+
+/** An analytics window as the stores take it: inclusive epoch-ms bounds, null when open. */
+export interface AnalyticsWindow {
+  from: number | null;
+  to: number | null;
+  /** Distinct and in enum order; never empty (all three when the caller gave none). */
+  serviceTypes: ServiceType[];
+}
+
+export interface ServiceTypeUsageRecord {
+  serviceType: ServiceType;
+  timesSung: number;
+  lastSung: number | null;
+}
+
+/** A song's usage without the song: what `Song.usage` batches. */
+export interface UsageStats {
+  timesSung: number;
+  firstSung: number | null;
+  lastSung: number | null;
+  /** One entry per service type of the window, in enum order. */
+  byServiceType: ServiceTypeUsageRecord[];
+  asOpener: number;
+  asCloser: number;
+}
+
+export interface SongUsageRecord extends UsageStats {
+  song: SongRecord;
+}
+
+/**
+ * The usage report and its two all-time relatives, which are the same aggregation filtered
+ * differently: rotation (`lastBefore`) and new songs (`firstIn`).
+ */
+export interface SongUsageQuery {
+  window: AnalyticsWindow;
+  sort: SongUsageSort | 'FIRST_SUNG';
+  includeUnsung: boolean;
+  /** Only songs never sung, or last sung before this instant. */
+  lastBefore?: number;
+  /** Only songs first sung within these inclusive bounds. */
+  firstIn?: { from: number | null; to: number | null };
+  limit?: number;
+  offset?: number;
+}
+
+export interface PairingRecord {
+  song: SongRecord;
+  together: number;
+  jaccard: number;
+}
+
+export interface UsageBucketRecord {
+  start: number;
+  services: number;
+  performances: number;
+  distinctSongs: number;
+}
+
+export interface ArtistUsageRecord {
+  artist: string;
+  timesSung: number;
+  songs: number;
+}
+
+/** One page of a ranked list, with the full count (REST answers it as X-Total-Count). */
+export interface Ranked<T> {
+  items: T[];
+  total: number;
+}
+
+/**
+ * The analytics reads. Each is one statement in the database (SQL aggregation, Cypher
+ * aggregation), never a whole-table read reduced in JavaScript.
+ */
+export interface AnalyticsStore {
+  songUsage(query: SongUsageQuery): Promise<Ranked<SongUsageRecord>>;
+  /** Same length and order as `songIds`; zeros for unknown songs. */
+  usageOfSongs(songIds: readonly number[], window: AnalyticsWindow): Promise<UsageStats[]>;
+  songsSungWith(songId: number, window: AnalyticsWindow, limit: number): Promise<PairingRecord[]>;
+  /** Dates of the first and last service of these types; null when there is none. */
+  serviceSpan(serviceTypes: ServiceType[]): Promise<{ first: number; last: number } | null>;
+  /** One row per bucket, same order; `buckets` are inclusive epoch-ms bounds. */
+  usageTimeline(
+    buckets: readonly { start: number; end: number }[],
+    serviceTypes: ServiceType[],
+    songId: number | null,
+  ): Promise<UsageBucketRecord[]>;
+  artistUsage(window: AnalyticsWindow, page: { limit?: number; offset?: number }): Promise<Ranked<ArtistUsageRecord>>;
+}

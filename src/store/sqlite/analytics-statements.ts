@@ -1,0 +1,152 @@
+/**
+ * The analytics statements of the SQLite store, one per analytic. They read performed_in's copies
+ * of the service date and type (src/store/sqlite/analytics-schema.ts) through covering indexes,
+ * never joining services. Parameters: @types is a JSON array of service types; @from/@to are
+ * inclusive epoch-ms bounds (the widest integers when open); @allTime is 1 when both are open.
+ */
+
+/** Per-song aggregates of one performance source (a covering index and its filter). */
+const perSong = (source: string) => `
+  SELECT song_id, count(*) AS times, min(service_date) AS first, max(service_date) AS last,
+    sum(is_opener) AS openers, sum(is_closer) AS closers,
+    sum(service_type = 'SUN_AM') AS sun_am, max(iif(service_type = 'SUN_AM', service_date, NULL)) AS sun_am_last,
+    sum(service_type = 'SUN_PM') AS sun_pm, max(iif(service_type = 'SUN_PM', service_date, NULL)) AS sun_pm_last,
+    sum(service_type = 'WED') AS wed, max(iif(service_type = 'WED', service_date, NULL)) AS wed_last
+  FROM ${source}
+  GROUP BY song_id`;
+
+/** The stats columns every usage row carries, from an aggregate row `a` (null when unsung). */
+const statsColumns = `
+  coalesce(a.times, 0) AS times, a.first, a.last, coalesce(a.openers, 0) AS openers,
+  coalesce(a.closers, 0) AS closers, coalesce(a.sun_am, 0) AS sun_am, a.sun_am_last,
+  coalesce(a.sun_pm, 0) AS sun_pm, a.sun_pm_last, coalesce(a.wed, 0) AS wed, a.wed_last`;
+
+const inTypes = (col: string) => `${col} IN (SELECT value FROM json_each(@types))`;
+const inWindow = (col: string) => `${col} BETWEEN @from AND @to`;
+
+export const ANALYTICS_SQL = {
+  /**
+   * Usage report, rotation and new songs. Exactly one of the two branches of `agg` runs: the
+   * other's WHERE is false before its first row, since @allTime is a constant. All time walks
+   * performed_in_song_usage in song order, so grouping needs no sort; a window reads only its
+   * range of performed_in_date_usage. The window function counts the rows of every page.
+   */
+  songUsage: `
+    WITH agg AS (
+      ${perSong(`performed_in INDEXED BY performed_in_song_usage WHERE @allTime AND ${inTypes('service_type')}`)}
+      UNION ALL
+      ${perSong(`performed_in INDEXED BY performed_in_date_usage
+                 WHERE NOT @allTime AND ${inWindow('service_date')} AND ${inTypes('service_type')}`)}
+    )
+    SELECT s.id, s.name, s.artists, ${statsColumns}, count(*) OVER () AS total
+    FROM songs s LEFT JOIN agg a ON a.song_id = s.id
+    WHERE (@includeUnsung OR a.song_id IS NOT NULL)
+      AND (@lastBefore IS NULL OR a.last IS NULL OR a.last < @lastBefore)
+      AND (@firstFrom IS NULL OR a.first BETWEEN @firstFrom AND @firstTo)
+    ORDER BY
+      CASE WHEN @sort = 'TIMES_SUNG' THEN coalesce(a.times, 0) END DESC,
+      CASE WHEN @sort = 'LAST_SUNG' THEN a.last END DESC,
+      CASE WHEN @sort = 'LEAST_RECENTLY_SUNG' THEN a.last END ASC,
+      CASE WHEN @sort = 'FIRST_SUNG' THEN a.first END ASC,
+      CASE WHEN @sort = 'NAME' THEN s.name END ASC,
+      s.id
+    LIMIT @limit OFFSET @offset`,
+
+  /** Song.usage for a batch of songs: index lookups per song, in the window. */
+  usageOfSongs: `
+    WITH ids AS (SELECT DISTINCT value AS song_id FROM json_each(@songIds)),
+    agg AS (
+      ${perSong(`ids JOIN performed_in p INDEXED BY performed_in_song_usage USING (song_id)
+                 WHERE ${inTypes('p.service_type')} AND ${inWindow('p.service_date')}`)}
+    )
+    SELECT ids.song_id AS id, ${statsColumns}
+    FROM ids LEFT JOIN agg a ON a.song_id = ids.song_id`,
+
+  /**
+   * Songs sharing services with @songId in the window. Partners are read through the setlist
+   * index of each of its services (they share the service, hence its date and type); each
+   * partner's own service count is an index range count.
+   */
+  songsSungWith: `
+    WITH mine AS (
+      SELECT service_id FROM performed_in INDEXED BY performed_in_song_usage
+      WHERE song_id = @songId AND ${inTypes('service_type')} AND ${inWindow('service_date')}
+    ),
+    pairs AS (
+      SELECT p.song_id, count(*) AS together
+      FROM mine JOIN performed_in p ON p.service_id = mine.service_id
+      WHERE p.song_id <> @songId
+      GROUP BY p.song_id
+    ),
+    scored AS (
+      SELECT song_id, together,
+        CAST(together AS REAL) / ((SELECT count(*) FROM mine) + (
+          SELECT count(*) FROM performed_in q INDEXED BY performed_in_song_usage
+          WHERE q.song_id = pairs.song_id AND ${inTypes('q.service_type')} AND ${inWindow('q.service_date')}
+        ) - together) AS jaccard
+      FROM pairs
+    )
+    SELECT s.id, s.name, s.artists, together, jaccard
+    FROM scored JOIN songs s ON s.id = scored.song_id
+    ORDER BY together DESC, jaccard DESC, s.id
+    LIMIT @limit`,
+
+  /** First and last service dates of the types: two index probes. */
+  serviceSpan: `
+    SELECT
+      (SELECT date FROM services WHERE ${inTypes('service_type')} ORDER BY date LIMIT 1) AS first,
+      (SELECT date FROM services WHERE ${inTypes('service_type')} ORDER BY date DESC LIMIT 1) AS last`,
+
+  /**
+   * Counts per calendar bucket (@buckets: JSON [[start, end], ...], computed in the service time
+   * zone by the caller, which SQLite cannot do). Each bucket reads its own date range.
+   */
+  usageTimeline: `
+    WITH b AS (
+      SELECT key AS i, json_extract(value, '$[0]') AS start, json_extract(value, '$[1]') AS end
+      FROM json_each(@buckets)
+    )
+    SELECT b.start,
+      CASE WHEN @songId IS NULL
+        THEN (SELECT count(*) FROM services v WHERE v.date BETWEEN b.start AND b.end AND ${inTypes('v.service_type')})
+        ELSE count(DISTINCT p.service_id) END AS services,
+      count(p.song_id) AS performances, count(DISTINCT p.song_id) AS distinct_songs
+    FROM b LEFT JOIN performed_in p INDEXED BY performed_in_date_usage
+      ON p.service_date BETWEEN b.start AND b.end AND ${inTypes('p.service_type')}
+      AND (@songId IS NULL OR p.song_id = @songId)
+    GROUP BY b.i
+    ORDER BY b.i`,
+
+  /**
+   * Performances per normalised artist. artist_key() is src/domain/artists.ts registered as a SQL
+   * function, so keys are exactly the ones byArtist matches. The spelling shown is the most
+   * common one among all songs' entries with that key (ties: the smallest string), picked with a
+   * window function.
+   */
+  artistUsage: `
+    WITH used AS (
+      ${perSong(`performed_in INDEXED BY performed_in_song_usage WHERE @allTime AND ${inTypes('service_type')}`)}
+      UNION ALL
+      ${perSong(`performed_in INDEXED BY performed_in_date_usage
+                 WHERE NOT @allTime AND ${inWindow('service_date')} AND ${inTypes('service_type')}`)}
+    ),
+    entries AS (
+      SELECT artist_key(j.value) AS k, j.value AS spelling, s.id AS song_id
+      FROM songs s, json_each(s.artists) j
+    ),
+    spellings AS (
+      SELECT k, spelling, row_number() OVER (PARTITION BY k ORDER BY count(*) DESC, spelling) AS r
+      FROM entries WHERE k <> '' GROUP BY k, spelling
+    ),
+    totals AS (
+      SELECT e.k, sum(u.times) AS times, count(*) AS songs
+      FROM (SELECT DISTINCT k, song_id FROM entries WHERE k <> '') e JOIN used u ON u.song_id = e.song_id
+      GROUP BY e.k
+    )
+    SELECT sp.spelling AS artist, t.times, t.songs, count(*) OVER () AS total
+    FROM totals t JOIN spellings sp ON sp.k = t.k AND sp.r = 1
+    ORDER BY t.times DESC, artist
+    LIMIT @limit OFFSET @offset`,
+} as const;
+
+export type AnalyticsStatementName = keyof typeof ANALYTICS_SQL;

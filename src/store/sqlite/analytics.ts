@@ -1,0 +1,139 @@
+import type Database from 'better-sqlite3';
+import { artistKey } from '../../domain/artists';
+import type { ServiceType } from '../../generated/graphql';
+import { boundsOf, NO_LIMIT, usageStats, type UsageColumns } from '../analytics-shape';
+import type {
+  AnalyticsWindow,
+  ArtistUsageRecord,
+  PairingRecord,
+  SongUsageQuery,
+  UsageBucketRecord,
+} from '../analytics-types';
+import type { SongRecord } from '../types';
+import { ANALYTICS_SQL, type AnalyticsStatementName } from './analytics-statements';
+
+interface StatsRow {
+  times: number;
+  first: number | null;
+  last: number | null;
+  openers: number;
+  closers: number;
+  sun_am: number;
+  sun_am_last: number | null;
+  sun_pm: number;
+  sun_pm_last: number | null;
+  wed: number;
+  wed_last: number | null;
+}
+type SongRow = { id: number; name: string; artists: string };
+
+const toSong = (r: SongRow): SongRecord => ({ id: r.id, name: r.name, artists: JSON.parse(r.artists) });
+
+const columns = (r: StatsRow): UsageColumns => ({
+  times: r.times,
+  first: r.first,
+  last: r.last,
+  openers: r.openers,
+  closers: r.closers,
+  perType: {
+    SUN_AM: { times: r.sun_am, last: r.sun_am_last },
+    SUN_PM: { times: r.sun_pm, last: r.sun_pm_last },
+    WED: { times: r.wed, last: r.wed_last },
+  },
+});
+
+const windowParams = (w: AnalyticsWindow) => ({
+  ...boundsOf(w),
+  allTime: w.from === null && w.to === null ? 1 : 0,
+  types: JSON.stringify(w.serviceTypes),
+});
+
+/**
+ * The analytics reads of the SQLite store (src/store/sqlite/analytics-statements.ts), run by
+ * SqliteStore through its error guard (hence synchronous, like better-sqlite3).
+ */
+export class SqliteAnalytics {
+  private readonly stmts = new Map<AnalyticsStatementName, Database.Statement>();
+
+  constructor(private readonly db: Database.Database) {
+    // Artist keys in SQL are exactly the keys of byArtist (Unicode-aware, unlike SQLite's lower()).
+    db.function('artist_key', { deterministic: true }, (value: unknown) =>
+      typeof value === 'string' ? artistKey(value) : '',
+    );
+  }
+
+  private all<T>(name: AnalyticsStatementName, params: Record<string, unknown>): T[] {
+    let s = this.stmts.get(name);
+    if (!s) this.stmts.set(name, (s = this.db.prepare(ANALYTICS_SQL[name])));
+    return s.all(params) as T[];
+  }
+
+  songUsage(q: SongUsageQuery) {
+    const rows = this.all<SongRow & StatsRow & { total: number }>('songUsage', {
+      ...windowParams(q.window),
+      includeUnsung: q.includeUnsung ? 1 : 0,
+      lastBefore: q.lastBefore ?? null,
+      firstFrom: q.firstIn ? boundsOf(q.firstIn).from : null,
+      firstTo: q.firstIn ? boundsOf(q.firstIn).to : null,
+      sort: q.sort,
+      limit: q.limit ?? NO_LIMIT,
+      offset: q.offset ?? 0,
+    });
+    return {
+      items: rows.map((r) => ({ song: toSong(r), ...usageStats(columns(r), q.window) })),
+      total: rows[0]?.total ?? 0,
+    };
+  }
+
+  usageOfSongs(songIds: readonly number[], window: AnalyticsWindow) {
+    const rows = this.all<StatsRow & { id: number }>('usageOfSongs', {
+      ...boundsOf(window),
+      types: JSON.stringify(window.serviceTypes),
+      songIds: JSON.stringify(songIds),
+    });
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    return songIds.map((id) => usageStats(columns(byId.get(id)!), window));
+  }
+
+  songsSungWith(songId: number, window: AnalyticsWindow, limit: number): PairingRecord[] {
+    const rows = this.all<SongRow & { together: number; jaccard: number }>('songsSungWith', {
+      ...boundsOf(window),
+      types: JSON.stringify(window.serviceTypes),
+      songId,
+      limit,
+    });
+    return rows.map((r) => ({ song: toSong(r), together: r.together, jaccard: r.jaccard }));
+  }
+
+  serviceSpan(serviceTypes: ServiceType[]) {
+    const [row] = this.all<{ first: number | null; last: number | null }>('serviceSpan', {
+      types: JSON.stringify(serviceTypes),
+    });
+    return row.first === null || row.last === null ? null : { first: row.first, last: row.last };
+  }
+
+  usageTimeline(buckets: readonly { start: number; end: number }[], serviceTypes: ServiceType[], songId: number | null) {
+    return this.all<{ start: number; services: number; performances: number; distinct_songs: number }>('usageTimeline', {
+      buckets: JSON.stringify(buckets.map((b) => [b.start, b.end])),
+      types: JSON.stringify(serviceTypes),
+      songId,
+    }).map((r): UsageBucketRecord => ({
+      start: r.start,
+      services: r.services,
+      performances: r.performances,
+      distinctSongs: r.distinct_songs,
+    }));
+  }
+
+  artistUsage(window: AnalyticsWindow, page: { limit?: number; offset?: number }) {
+    const rows = this.all<ArtistUsageRecord & { times: number; total: number }>('artistUsage', {
+      ...windowParams(window),
+      limit: page.limit ?? NO_LIMIT,
+      offset: page.offset ?? 0,
+    });
+    return {
+      items: rows.map((r) => ({ artist: r.artist, timesSung: r.times, songs: r.songs })),
+      total: rows[0]?.total ?? 0,
+    };
+  }
+}

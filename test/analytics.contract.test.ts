@@ -1,0 +1,211 @@
+/**
+ * Analytics (issue 10) against a reference implementation, on every store: a deterministic
+ * generated history (three years, three services a week, skewed popularity, never-sung songs,
+ * empty services) must give exactly the reference's answers; then random small histories
+ * (fast-check) with ties, 23:30 services in America/New_York and empty windows, on SQLite.
+ *
+ * The Neo4j adapter runs over test/helpers/neo4j-sim.ts, which re-implements each Cypher
+ * statement in TypeScript: that checks the adapter's TypeScript (parameters, conversions, row
+ * shaping), NOT the Cypher, which only `npm run lint:cypher` and a real Neo4j check.
+ */
+import fc from 'fast-check';
+import { DateTime } from 'luxon';
+import { bucketsBetween } from '../src/domain/analytics/buckets';
+import { SERVICE_TYPES } from '../src/domain/analytics/window';
+import type { ServiceType, SongUsageSort, TimelineBucket } from '../src/generated/graphql';
+import type { AnalyticsWindow, SongUsageQuery } from '../src/store/analytics-types';
+import { SqliteStore } from '../src/store/sqlite/store';
+import type { Store } from '../src/store/types';
+import { generateHistory } from './helpers/analytics-history';
+import { Reference } from './helpers/analytics-reference';
+
+const ZONE = 'America/New_York';
+const local = (iso: string) => DateTime.fromISO(iso, { zone: ZONE }).toMillis();
+
+export interface AnalyticsHarness {
+  name: string;
+  fresh(): Promise<Store>;
+}
+
+export const sqliteAnalyticsHarness: AnalyticsHarness = {
+  name: 'SQLite store',
+  fresh: async () => new SqliteStore(':memory:'),
+};
+
+const TYPE_FILTERS: ServiceType[][] = [[...SERVICE_TYPES], ['SUN_AM'], ['SUN_PM', 'WED'], ['WED']];
+const SORTS: SongUsageQuery['sort'][] = ['TIMES_SUNG', 'LAST_SUNG', 'LEAST_RECENTLY_SUNG', 'NAME', 'FIRST_SUNG'];
+
+/** Windows over the generated history: all time, open ends, one quarter, one empty week. */
+const WINDOWS: { from: number | null; to: number | null }[] = [
+  { from: null, to: null },
+  { from: local('2023-01-01T00:00'), to: null },
+  { from: null, to: local('2022-06-30T23:59:59.999') },
+  { from: local('2022-04-01T00:00'), to: local('2022-06-30T23:59:59.999') },
+  { from: local('2019-01-01T00:00'), to: local('2019-01-07T00:00') },
+];
+
+export function analyticsContract(harness: AnalyticsHarness): void {
+  describe(`analytics on the ${harness.name}: generated history vs the reference`, () => {
+    let store: Store;
+    let ref: Reference;
+
+    beforeAll(async () => {
+      store = await harness.fresh();
+      await generateHistory(store, { seed: 10, songs: 60, start: '2021-01-03', weeks: 156, zone: ZONE, unsung: 8 });
+      ref = new Reference(await store.exportSnapshot());
+    }, 60_000);
+    afterAll(() => store.close());
+
+    const windows = (): AnalyticsWindow[] =>
+      WINDOWS.flatMap((w) => TYPE_FILTERS.map((serviceTypes) => ({ ...w, serviceTypes })));
+
+    it('the history has what the checks need: skew, never-sung songs, empty services', () => {
+      const counts = ref.songUsage({ window: windows()[0], sort: 'TIMES_SUNG', includeUnsung: true }).items;
+      expect(counts[0].timesSung).toBeGreaterThan(5 * counts[Math.floor(counts.length / 2)].timesSung);
+      expect(counts.filter((c) => c.timesSung === 0).length).toBeGreaterThanOrEqual(8);
+      expect(ref.performances.length).toBeGreaterThan(1000);
+    });
+
+    it('songUsage: every window, type filter, sort and page', async () => {
+      for (const window of windows()) {
+        for (const sort of SORTS) {
+          for (const includeUnsung of [false, true]) {
+            for (const page of [{}, { limit: 7, offset: 3 }]) {
+              const q = { window, sort, includeUnsung, ...page };
+              expect(await store.songUsage(q)).toEqual(ref.songUsage(q));
+            }
+          }
+        }
+      }
+    });
+
+    it('rotation and new songs (all-time stats, filtered)', async () => {
+      for (const serviceTypes of TYPE_FILTERS) {
+        const window = { from: null, to: null, serviceTypes };
+        for (const lastBefore of [local('2021-06-01T00:00'), local('2023-12-01T00:00'), local('2030-01-01T00:00')]) {
+          const q: SongUsageQuery = { window, sort: 'LEAST_RECENTLY_SUNG', includeUnsung: true, lastBefore };
+          expect(await store.songUsage(q)).toEqual(ref.songUsage(q));
+        }
+        for (const firstIn of WINDOWS) {
+          const q: SongUsageQuery = { window, sort: 'FIRST_SUNG', includeUnsung: false, firstIn };
+          expect(await store.songUsage(q)).toEqual(ref.songUsage(q));
+        }
+      }
+    });
+
+    it('Song.usage batches: same order as asked, zeros for songs not sung', async () => {
+      const ids = [60, 1, 2, 55, 3, 9999, 1];
+      for (const window of windows()) expect(await store.usageOfSongs(ids, window)).toEqual(ids.map((id) => ref.stats(id, window)));
+    });
+
+    it('songsSungWith', async () => {
+      for (const window of windows()) {
+        for (const songId of [1, 2, 17, 58]) {
+          for (const limit of [20, 3, 1000]) {
+            expect(await store.songsSungWith(songId, window, limit)).toEqual(ref.songsSungWith(songId, window, limit));
+          }
+        }
+      }
+    });
+
+    it('usageTimeline for every bucket size, with and without a song', async () => {
+      for (const serviceTypes of TYPE_FILTERS) {
+        expect(await store.serviceSpan(serviceTypes)).toEqual(ref.serviceSpan(serviceTypes));
+        const span = ref.serviceSpan(serviceTypes)!;
+        for (const bucket of ['WEEK', 'MONTH', 'QUARTER', 'YEAR'] as TimelineBucket[]) {
+          const buckets = bucketsBetween(span.first, span.last, bucket, ZONE);
+          for (const songId of [null, 1, 30]) {
+            expect(await store.usageTimeline(buckets, serviceTypes, songId)).toEqual(ref.usageTimeline(buckets, serviceTypes, songId));
+          }
+        }
+      }
+    });
+
+    it('artistUsage', async () => {
+      for (const window of windows()) {
+        for (const page of [{}, { limit: 2, offset: 1 }]) {
+          expect(await store.artistUsage(window, page)).toEqual(ref.artistUsage(window, page));
+        }
+      }
+    });
+  });
+}
+
+analyticsContract(sqliteAnalyticsHarness);
+
+describe('analytics on random small histories (fast-check, SQLite vs the reference)', () => {
+  // A few days around a week boundary, with 23:30 local services (next day in UTC) and clashes.
+  const day = fc.integer({ min: 0, max: 9 });
+  const time = fc.constantFrom('00:00', '10:00', '23:30', '23:59');
+  const service = fc.record({ day, time, serviceType: fc.constantFrom<ServiceType>(...SERVICE_TYPES) });
+  const history = fc.record({
+    songs: fc.array(fc.constantFrom(['A'], ['a '], ['B'], [], [''], ['B', 'a']), { minLength: 1, maxLength: 6 }),
+    services: fc.array(
+      fc.record({ service, setlist: fc.array(fc.nat(5), { maxLength: 4 }), positions: fc.array(fc.integer({ min: 1, max: 3 }), { maxLength: 4 }) }),
+      { maxLength: 8 },
+    ),
+  });
+  const bound = fc.option(fc.record({ day, time }), { nil: null });
+  const at = (b: { day: number; time: string }) => local(`2024-03-0${1 + (b.day % 9)}T${b.time}`) + Math.floor(b.day / 9) * 86_400_000;
+
+  it('every analytic agrees', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        history,
+        bound,
+        bound,
+        fc.subarray([...SERVICE_TYPES], { minLength: 1 }),
+        fc.constantFrom<SongUsageSort>('TIMES_SUNG', 'LAST_SUNG', 'LEAST_RECENTLY_SUNG', 'NAME'),
+        fc.constantFrom<TimelineBucket>('WEEK', 'MONTH'),
+        async (h, a, b, serviceTypes, sort, bucket) => {
+          const store = new SqliteStore(':memory:');
+          try {
+            const songIds: number[] = [];
+            for (const [i, artists] of h.songs.entries()) songIds.push((await store.createSong({ name: `S${i % 3}`, artists: [...artists] })).id);
+            for (const { service: s, setlist, positions } of h.services) {
+              const v = await store.createService({ date: at(s), serviceType: s.serviceType });
+              // Explicit positions that may tie: only link order then tells opener from closer.
+              for (const [i, n] of setlist.entries()) await store.linkSong(v.id, songIds[n % songIds.length], positions[i]);
+            }
+            const ref = new Reference(await store.exportSnapshot());
+            const [from, to] = [a && at(a), b && at(b)];
+            const window: AnalyticsWindow = { from, to, serviceTypes };
+            const q = { window, sort, includeUnsung: true };
+            expect(await store.songUsage(q)).toEqual(ref.songUsage(q));
+            expect(await store.songUsage({ ...q, includeUnsung: false, limit: 2 })).toEqual(ref.songUsage({ ...q, includeUnsung: false, limit: 2 }));
+            expect(await store.usageOfSongs(songIds, window)).toEqual(songIds.map((id) => ref.stats(id, window)));
+            expect(await store.songsSungWith(songIds[0], window, 20)).toEqual(ref.songsSungWith(songIds[0], window, 20));
+            expect(await store.artistUsage(window, {})).toEqual(ref.artistUsage(window, {}));
+            const all = { from: null, to: null, serviceTypes };
+            const rotation: SongUsageQuery = { window: all, sort: 'LEAST_RECENTLY_SUNG', includeUnsung: true, lastBefore: from ?? 0 };
+            expect(await store.songUsage(rotation)).toEqual(ref.songUsage(rotation));
+            const fresh: SongUsageQuery = { window: all, sort: 'FIRST_SUNG', includeUnsung: false, firstIn: { from, to } };
+            expect(await store.songUsage(fresh)).toEqual(ref.songUsage(fresh));
+            const span = ref.serviceSpan(serviceTypes);
+            expect(await store.serviceSpan(serviceTypes)).toEqual(span);
+            if (span) {
+              const buckets = bucketsBetween(from ?? span.first, to ?? span.last, bucket, ZONE);
+              expect(await store.usageTimeline(buckets, serviceTypes, null)).toEqual(ref.usageTimeline(buckets, serviceTypes, null));
+              expect(await store.usageTimeline(buckets, serviceTypes, songIds[0])).toEqual(ref.usageTimeline(buckets, serviceTypes, songIds[0]));
+            }
+          } finally {
+            await store.close();
+          }
+        },
+      ),
+      { numRuns: 150, seed: 20261122 },
+    );
+  });
+});
+
+describe('timeline buckets in the service time zone', () => {
+  it('ISO weeks start on Monday at local midnight; a 23:30 Sunday service is still in its week', () => {
+    const sunday2330 = local('2024-03-10T23:30'); // also the day clocks go forward in New York
+    const [week] = bucketsBetween(sunday2330, sunday2330, 'WEEK', ZONE);
+    expect(week.start).toBe(local('2024-03-04T00:00'));
+    expect(week.end).toBe(local('2024-03-11T00:00') - 1);
+    expect(bucketsBetween(local('2024-01-15T00:00'), local('2024-12-31T23:59'), 'QUARTER', ZONE).map((b) => b.start)).toEqual(
+      ['2024-01-01', '2024-04-01', '2024-07-01', '2024-10-01'].map((d) => local(`${d}T00:00`)),
+    );
+  });
+});

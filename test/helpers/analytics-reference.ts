@@ -1,0 +1,152 @@
+/**
+ * Every analytic computed plainly from a store's snapshot (records and links), with none of the
+ * stores' machinery: the answer both stores must give exactly.
+ */
+import { artistKey } from '../../src/domain/artists';
+import type { ServiceType } from '../../src/generated/graphql';
+import type {
+  AnalyticsWindow,
+  ArtistUsageRecord,
+  PairingRecord,
+  SongUsageQuery,
+  SongUsageRecord,
+  UsageBucketRecord,
+  UsageStats,
+} from '../../src/store/analytics-types';
+import type { ServiceRecord, Snapshot, SongRecord } from '../../src/store/types';
+
+interface Performance {
+  song: SongRecord;
+  service: ServiceRecord;
+  opener: boolean;
+  closer: boolean;
+}
+
+export class Reference {
+  readonly performances: Performance[] = [];
+  private readonly songs: SongRecord[];
+  private readonly services: ServiceRecord[];
+
+  constructor(snapshot: Snapshot) {
+    this.songs = snapshot.songs;
+    this.services = snapshot.services;
+    const songs = new Map(snapshot.songs.map((s) => [s.id, s]));
+    const services = new Map(snapshot.services.map((v) => [v.id, v]));
+    for (const service of snapshot.services) {
+      const setlist = snapshot.links
+        .filter((l) => l.serviceId === service.id)
+        .sort((a, b) => a.position - b.position || a.seq - b.seq);
+      setlist.forEach((l, i) =>
+        this.performances.push({
+          song: songs.get(l.songId)!,
+          service: services.get(l.serviceId)!,
+          opener: i === 0,
+          closer: i === setlist.length - 1,
+        }),
+      );
+    }
+  }
+
+  private inWindow(w: AnalyticsWindow) {
+    return (p: { service: ServiceRecord }) =>
+      (w.from === null || p.service.date >= w.from) &&
+      (w.to === null || p.service.date <= w.to) &&
+      w.serviceTypes.includes(p.service.serviceType);
+  }
+
+  stats(songId: number, w: AnalyticsWindow): UsageStats {
+    const mine = this.performances.filter((p) => p.song.id === songId).filter(this.inWindow(w));
+    const dates = mine.map((p) => p.service.date);
+    const last = (list: Performance[]) => (list.length ? Math.max(...list.map((p) => p.service.date)) : null);
+    return {
+      timesSung: mine.length,
+      firstSung: dates.length ? Math.min(...dates) : null,
+      lastSung: last(mine),
+      byServiceType: w.serviceTypes.map((serviceType: ServiceType) => {
+        const typed = mine.filter((p) => p.service.serviceType === serviceType);
+        return { serviceType, timesSung: typed.length, lastSung: last(typed) };
+      }),
+      asOpener: mine.filter((p) => p.opener).length,
+      asCloser: mine.filter((p) => p.closer).length,
+    };
+  }
+
+  songUsage(q: SongUsageQuery): { items: SongUsageRecord[]; total: number } {
+    let rows = this.songs.map((song) => ({ song, ...this.stats(song.id, q.window) }));
+    if (!q.includeUnsung) rows = rows.filter((r) => r.timesSung > 0);
+    if (q.lastBefore !== undefined) rows = rows.filter((r) => r.lastSung === null || r.lastSung < q.lastBefore!);
+    if (q.firstIn) {
+      const { from, to } = q.firstIn;
+      rows = rows.filter((r) => r.firstSung !== null && (from === null || r.firstSung >= from) && (to === null || r.firstSung <= to));
+    }
+    const nullsLow = (v: number | null) => (v === null ? -Infinity : v);
+    const key: Record<SongUsageQuery['sort'], (a: SongUsageRecord, b: SongUsageRecord) => number> = {
+      TIMES_SUNG: (a, b) => b.timesSung - a.timesSung,
+      LAST_SUNG: (a, b) => nullsLow(b.lastSung) - nullsLow(a.lastSung),
+      LEAST_RECENTLY_SUNG: (a, b) => nullsLow(a.lastSung) - nullsLow(b.lastSung),
+      FIRST_SUNG: (a, b) => nullsLow(a.firstSung) - nullsLow(b.firstSung),
+      NAME: (a, b) => (a.song.name < b.song.name ? -1 : a.song.name > b.song.name ? 1 : 0),
+    };
+    rows.sort((a, b) => key[q.sort](a, b) || a.song.id - b.song.id);
+    const offset = q.offset ?? 0;
+    return { items: rows.slice(offset, q.limit === undefined ? undefined : offset + q.limit), total: rows.length };
+  }
+
+  songsSungWith(songId: number, w: AnalyticsWindow, limit: number): PairingRecord[] {
+    const inW = this.performances.filter(this.inWindow(w));
+    const servicesOf = (id: number) => new Set(inW.filter((p) => p.song.id === id).map((p) => p.service.id));
+    const mine = servicesOf(songId);
+    const rows: PairingRecord[] = [];
+    for (const song of this.songs) {
+      if (song.id === songId) continue;
+      const theirs = servicesOf(song.id);
+      const together = [...theirs].filter((s) => mine.has(s)).length;
+      if (together > 0) rows.push({ song, together, jaccard: together / (mine.size + theirs.size - together) });
+    }
+    rows.sort((a, b) => b.together - a.together || b.jaccard - a.jaccard || a.song.id - b.song.id);
+    return rows.slice(0, limit);
+  }
+
+  serviceSpan(types: ServiceType[]) {
+    const dates = this.services.filter((v) => types.includes(v.serviceType)).map((v) => v.date);
+    return dates.length ? { first: Math.min(...dates), last: Math.max(...dates) } : null;
+  }
+
+  usageTimeline(buckets: readonly { start: number; end: number }[], types: ServiceType[], songId: number | null): UsageBucketRecord[] {
+    return buckets.map(({ start, end }) => {
+      const w = { from: start, to: end, serviceTypes: types };
+      const perf = this.performances.filter(this.inWindow(w)).filter((p) => songId === null || p.song.id === songId);
+      const services =
+        songId === null
+          ? this.services.filter((v) => this.inWindow(w)({ service: v })).length
+          : new Set(perf.map((p) => p.service.id)).size;
+      return { start, services, performances: perf.length, distinctSongs: new Set(perf.map((p) => p.song.id)).size };
+    });
+  }
+
+  artistUsage(w: AnalyticsWindow, page: { limit?: number; offset?: number }): { items: ArtistUsageRecord[]; total: number } {
+    const spellings = new Map<string, Map<string, number>>();
+    const songsOf = new Map<string, Set<number>>();
+    for (const song of this.songs) {
+      for (const spelling of song.artists) {
+        const k = artistKey(spelling);
+        if (k === '') continue;
+        const counts = spellings.get(k) ?? new Map<string, number>();
+        counts.set(spelling, (counts.get(spelling) ?? 0) + 1);
+        spellings.set(k, counts);
+        songsOf.set(k, (songsOf.get(k) ?? new Set()).add(song.id));
+      }
+    }
+    const perf = this.performances.filter(this.inWindow(w));
+    const rows: ArtistUsageRecord[] = [];
+    for (const [k, ids] of songsOf) {
+      const mine = perf.filter((p) => ids.has(p.song.id));
+      if (!mine.length) continue;
+      const [artist] = [...spellings.get(k)!].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0];
+      rows.push({ artist, timesSung: mine.length, songs: new Set(mine.map((p) => p.song.id)).size });
+    }
+    rows.sort((a, b) => b.timesSung - a.timesSung || (a.artist < b.artist ? -1 : a.artist > b.artist ? 1 : 0));
+    const offset = page.offset ?? 0;
+    return { items: rows.slice(offset, page.limit === undefined ? undefined : offset + page.limit), total: rows.length };
+  }
+}
