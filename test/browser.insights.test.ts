@@ -64,7 +64,14 @@ describeBrowser('Insights page (headless Chromium, demo data)', () => {
 
   /** Every load answered (the page counts loads in flight on body[data-pending]). */
   const settled = (page: Page) =>
-    page.waitForFunction(() => document.body.dataset.pending === '0', { timeout: 15_000 });
+    // Polling by interval: animation frames (the default) never come in a background tab.
+    page.waitForFunction(() => document.body.dataset.pending === '0', { timeout: 15_000, polling: 50 });
+
+  /** A real mouse click, with the target scrolled clear of the sticky controls bar first. */
+  async function click(page: Page, sel: string) {
+    await page.$eval(sel, (e) => e.scrollIntoView({ block: 'center' }));
+    await page.click(sel);
+  }
 
   const text = (page: Page, sel: string) => page.$eval(sel, (e) => (e.textContent ?? '').trim());
 
@@ -211,12 +218,12 @@ describeBrowser('Insights page (headless Chromium, demo data)', () => {
     }
 
     // The toggle swaps the chart for the table, and back.
-    await page.click('[data-view="top"] .table-toggle');
+    await click(page, '[data-view="top"] .table-toggle');
     expect(await page.$eval('[data-table="top"]', (e) => (e as HTMLElement).hidden)).toBe(false);
     expect(await page.$eval('[data-chart="top"]', (e) => (e as HTMLElement).hidden)).toBe(true);
     expect(await page.$eval('[data-view="top"] .table-toggle', (e) => e.getAttribute('aria-pressed'))).toBe('true');
     await shoot(g, 'table', '[data-view="top"]');
-    await page.click('[data-view="top"] .table-toggle');
+    await click(page, '[data-view="top"] .table-toggle');
     expect(await page.$eval('[data-chart="top"]', (e) => (e as HTMLElement).hidden)).toBe(false);
     expectClean(g);
   });
@@ -226,12 +233,12 @@ describeBrowser('Insights page (headless Chromium, demo data)', () => {
     const { page } = g;
     const allTime = await text(page, '[data-view="top"] .summary');
 
-    // The last three months of the demo history, as a custom window.
+    // The last month of the demo history, as a custom window.
     const last = (await api<{ songUsage: { lastSung: number }[] }>('{ songUsage(sort: LAST_SUNG, limit: 1) { lastSung } }'))
       .songUsage[0].lastSung;
     const to = new Date(last).toISOString().slice(0, 10);
     const fromDate = new Date(last);
-    fromDate.setUTCMonth(fromDate.getUTCMonth() - 3);
+    fromDate.setUTCMonth(fromDate.getUTCMonth() - 1);
     const from = fromDate.toISOString().slice(0, 10);
 
     await page.$eval(
@@ -264,9 +271,9 @@ describeBrowser('Insights page (headless Chromium, demo data)', () => {
     expect(await text(page, '[data-view="top"] .summary')).not.toBe(allTime);
 
     // Sunday mornings only.
-    await page.click('input[name="serviceType"][value="SUN_PM"]');
+    await click(page, 'input[name="serviceType"][value="SUN_PM"]');
     await settled(page);
-    await page.click('input[name="serviceType"][value="WED"]');
+    await click(page, 'input[name="serviceType"][value="WED"]');
     await settled(page);
     url = new URL(page.url());
     expect(url.searchParams.getAll('serviceType')).toEqual(['SUN_AM']);
@@ -284,6 +291,7 @@ describeBrowser('Insights page (headless Chromium, demo data)', () => {
     ).toEqual(['SUN_AM']);
 
     // Back to all time through the preset: the window leaves the URL.
+    await page.bringToFront();
     await page.select('select[name="preset"]', 'all');
     await settled(page);
     url = new URL(page.url());
@@ -348,11 +356,11 @@ describeBrowser('Insights page (headless Chromium, demo data)', () => {
     expect(await text(page, '#story-h')).toBe(second.song.name);
 
     // A song named in a table opens its story as well; Close removes it from the URL.
-    await page.click('[data-view="top"] .table-toggle');
-    await page.click(`[data-table="top"] [data-song-id="${first.song.id}"]`);
+    await click(page, '[data-view="top"] .table-toggle');
+    await click(page, `[data-table="top"] [data-song-id="${first.song.id}"]`);
     await settled(page);
     expect(await text(page, '#story-h')).toBe(first.song.name);
-    await page.click('[data-action="close-story"]');
+    await click(page, '[data-action="close-story"]');
     await settled(page);
     expect(new URL(page.url()).searchParams.has('song')).toBe(false);
     expect(await page.$eval('#story', (e) => (e as HTMLElement).hidden)).toBe(true);
@@ -380,7 +388,7 @@ describeBrowser('Insights page (headless Chromium, demo data)', () => {
     expect(status).toMatch(/no services took place in the window/i);
     expect(status).toContain('Show all time');
     await shoot(g, 'empty');
-    await page.click('[data-view="top"] .status button');
+    await click(page, '[data-view="top"] .status button');
     await settled(page);
     expect(new URL(page.url()).search).toBe('');
     expect(await text(page, '[data-view="top"] .summary')).toMatch(/^Most sung: /);

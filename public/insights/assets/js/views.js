@@ -49,13 +49,13 @@ export function topSongsView(rows, types, openSong) {
   const top = rows[0];
   return {
     summary: `Most sung: ${top.song.name}, ${plural(top.timesSung, 'time')}. The ${plural(rows.length, 'song')} sung most in the window.`,
-    height: rows.length * ROW + 70,
+    height: rows.length * ROW + 90,
     option: {
       aria: { decal: { show: true } },
       legend: { top: 0, left: 0 },
-      grid: grid(),
+      grid: grid({ bottom: 30 }),
       tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' } },
-      xAxis: { type: 'value', minInterval: 1, name: 'times sung', nameLocation: 'end', nameGap: 6 },
+      xAxis: { type: 'value', minInterval: 1, name: 'times sung', nameLocation: 'middle', nameGap: 26 },
       yAxis: categoryAxis(names),
       series,
     },
@@ -130,9 +130,9 @@ export function rotationView(rows, { cutoff, weeks, now, openSong, chartLimit = 
       `${plural(lapsed.length, 'song')} not sung since ${fmtCalendarDay(cutoff)} (${plural(weeks, 'week')})` +
       `${never.length ? `; ${plural(never.length, 'song')} never sung` : ''}.` +
       `${more > 0 ? ` The chart shows the ${shown.length} longest gaps; the table has all.` : ''}`,
-    height: shown.length ? shown.length * ROW + 60 : 0,
+    height: shown.length ? shown.length * ROW + 70 : 0,
     option: {
-      grid: grid({ top: 24 }),
+      grid: grid({ top: 16, bottom: 30, right: 90 }),
       tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' } },
       xAxis: { type: 'value', minInterval: 1, name: 'weeks since last sung', nameLocation: 'middle', nameGap: 24 },
       yAxis: categoryAxis(names),
@@ -169,9 +169,9 @@ export function newSongsView(rows, openSong, chartLimit = 30) {
     summary:
       `${plural(rows.length, 'song')} first sung in the window; the latest: ${latest.song.name} on ${fmtDay(latest.firstSung)}.` +
       `${rows.length > shown.length ? ` The chart shows the first ${shown.length}; the table has all.` : ''}`,
-    height: shown.length * ROW + 60,
+    height: shown.length * ROW + 70,
     option: {
-      grid: grid({ top: 24 }),
+      grid: grid({ top: 16, bottom: 30, right: 130 }),
       tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' } },
       xAxis: { type: 'value', minInterval: 1, name: 'times sung since (all time)', nameLocation: 'middle', nameGap: 24 },
       yAxis: categoryAxis(names),
