@@ -31,6 +31,8 @@ COPY --from=deps --chown=node:node /app/node_modules ./node_modules
 COPY --from=build --chown=node:node /app/dist ./dist
 # The GraphQL schema files are read at startup (src/graphql/schema.ts: <app>/schema).
 COPY --chown=node:node schema ./schema
+# The Insights page's HTML, scripts and styles (src/insights/index.ts: <app>/public/insights).
+COPY --chown=node:node public ./public
 # Writable by the app user for STORE=sqlite (SQLITE_PATH defaults to ./data/songs.db).
 RUN mkdir -p /app/data && chown node:node /app/data
 USER node
