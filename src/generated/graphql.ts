@@ -190,6 +190,11 @@ export type Query = {
    * absent). `includeUnsung` adds the songs not sung there.
    */
   songUsage: Array<SongUsage>;
+  /**
+   * One song's usage: the same as `song(id) { usage(...) }`, for REST's `GET /songs/{songId}/usage`.
+   * NOT_FOUND when no song has that id.
+   */
+  songUsageById: SongUsage;
   /** All songs, ordered by id. */
   songs: Array<Song>;
   /** Songs with an artist equal to the given one, compared trimmed, NFC-normalised and case-insensitively. Ordered by id. */
@@ -284,6 +289,14 @@ export type QuerySongUsageArgs = {
   offset?: InputMaybe<Scalars['Int']['input']>;
   serviceTypes?: InputMaybe<Array<ServiceType>>;
   sort?: InputMaybe<SongUsageSort>;
+  to?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type QuerySongUsageByIdArgs = {
+  from?: InputMaybe<Scalars['String']['input']>;
+  serviceTypes?: InputMaybe<Array<ServiceType>>;
+  songId: Scalars['Int']['input'];
   to?: InputMaybe<Scalars['String']['input']>;
 };
 
@@ -614,6 +627,7 @@ export type QueryResolvers<ContextType = GraphQLContext, ParentType extends Reso
   servicesWithSong?: Resolver<Array<ResolversTypes['Service']>, ParentType, ContextType, RequireFields<QueryServicesWithSongArgs, 'songId'>>;
   song?: Resolver<Maybe<ResolversTypes['Song']>, ParentType, ContextType, RequireFields<QuerySongArgs, 'id'>>;
   songUsage?: Resolver<Array<ResolversTypes['SongUsage']>, ParentType, ContextType, Partial<QuerySongUsageArgs>>;
+  songUsageById?: Resolver<ResolversTypes['SongUsage'], ParentType, ContextType, RequireFields<QuerySongUsageByIdArgs, 'songId'>>;
   songs?: Resolver<Array<ResolversTypes['Song']>, ParentType, ContextType, Partial<QuerySongsArgs>>;
   songsByArtist?: Resolver<Array<ResolversTypes['Song']>, ParentType, ContextType, RequireFields<QuerySongsByArtistArgs, 'artist'>>;
   songsForService?: Resolver<Array<ResolversTypes['Song']>, ParentType, ContextType, RequireFields<QuerySongsForServiceArgs, 'serviceId'>>;

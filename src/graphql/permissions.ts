@@ -27,6 +27,7 @@ export const QUERY_ACCESS: AccessMap<QueryResolvers> = {
   servicesBefore: 'public',
   servicesBetween: 'public',
   songUsage: 'public',
+  songUsageById: 'public',
   songsNotSungSince: 'public',
   newSongs: 'public',
   songsSungWith: 'public',

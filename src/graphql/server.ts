@@ -7,6 +7,7 @@ import { maxAliasesRule } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
 import type { GatewayInterface } from '@apollo/server-gateway-interface';
 import { printSchema, type GraphQLError, type GraphQLFormattedError, type GraphQLSchema, type ValidationContext } from 'graphql';
+import { analyticsCostRule } from './analytics-cost';
 import { createCompiledExecute } from './compiled';
 import { AppError } from '../errors';
 import { toAppError } from '../rest/errors';
@@ -78,6 +79,7 @@ export async function createGraphQLHandler(schema: GraphQLSchema, services: Serv
     validationRules: [
       maxDepthRule({ n: opts.maxDepth, ...reportRejection }),
       costLimitRule({ maxCost: opts.maxCost, ...reportRejection }),
+      analyticsCostRule(opts.maxCost),
       maxAliasesRule({ n: opts.maxAliases, ...reportRejection }),
     ],
     formatError: formatError(services),

@@ -48,12 +48,42 @@ function pathValue(arg: GraphQLArgument, raw: string): string | number {
   return Number(raw);
 }
 
-/** `limit` and `offset` query parameters, read as strictly as path ids. */
-function queryValue(arg: GraphQLArgument, raw: unknown): number {
-  if (typeof raw !== 'string' || !NATURAL.test(raw) || Number(raw) > MAX_INT) {
-    throw new AppError('BAD_REQUEST', `${arg.name} must be a whole number`);
+/**
+ * The query parameter an argument is read from: its own name, or for a list its singular
+ * (`serviceTypes` is given as repeated `serviceType=...`).
+ */
+export const queryName = (arg: GraphQLArgument): string =>
+  isListType(isNonNullType(arg.type) ? arg.type.ofType : arg.type) ? arg.name.replace(/s$/, '') : arg.name;
+
+const badQuery = (name: string, message: string) => new AppError('BAD_REQUEST', `${name} ${message}`);
+
+/** One query-string value of a scalar or enum type, read strictly (`limit=1e3`, `sort=name` are 400s). */
+function queryScalar(name: string, type: GraphQLInputType, raw: unknown): unknown {
+  const named = getNamedType(type);
+  if (typeof raw !== 'string') throw badQuery(name, 'must be given once');
+  if (isEnumType(named)) {
+    if (!named.getValue(raw)) throw badQuery(name, `must be ${describe(type)}, not '${raw}'`);
+    return raw;
   }
-  return Number(raw);
+  switch (named.name) {
+    case 'Int':
+      if (!NATURAL.test(raw) || Number(raw) > MAX_INT) throw badQuery(name, 'must be a whole number');
+      return Number(raw);
+    case 'Boolean':
+      if (raw !== 'true' && raw !== 'false') throw badQuery(name, "must be 'true' or 'false'");
+      return raw === 'true';
+    default:
+      return raw;
+  }
+}
+
+/** A query parameter by the argument's GraphQL type; a list is the parameter repeated. */
+function queryValue(arg: GraphQLArgument, raw: unknown): unknown {
+  const name = queryName(arg);
+  const type = isNonNullType(arg.type) ? arg.type.ofType : arg.type;
+  if (!isListType(type)) return queryScalar(name, type, raw);
+  const items = Array.isArray(raw) ? raw : [raw];
+  return [...new Set(items.map((item) => queryScalar(name, type.ofType, item)))];
 }
 
 /** One JSON body field, coerced by the argument's own GraphQL input type (strict: no `123` → "123"). */
@@ -77,8 +107,8 @@ function bodyValue(arg: GraphQLArgument, value: unknown, problems: FieldProblem[
 }
 
 /**
- * The arguments of one REST call: path parameters, then (GET) `limit`/`offset` from the query
- * string, or (POST/PUT) the JSON body's fields. Body fields that are not arguments (such as `id`)
+ * The arguments of one REST call: path parameters, then (GET) query parameters read by their
+ * GraphQL types, or (POST/PUT) the JSON body's fields. Body fields that are not arguments (such as `id`)
  * are ignored, as the contract says of `id`. `rule` is the field's value rule (rulesByField), so a
  * type problem is answered together with the value problems of the other fields.
  */
@@ -102,7 +132,9 @@ export function readArguments(
     if (inPath.has(arg.name)) {
       values[arg.name] = pathValue(arg, params[arg.name]);
     } else if (!hasBody) {
-      if (query[arg.name] !== undefined) values[arg.name] = queryValue(arg, query[arg.name]);
+      const raw = query[queryName(arg)];
+      if (raw !== undefined) values[arg.name] = queryValue(arg, raw);
+      else if (isNonNullType(arg.type)) throw badQuery(queryName(arg), 'is required');
     } else if (fields[arg.name] !== undefined) {
       values[arg.name] = bodyValue(arg, fields[arg.name], problems);
     } else if (isNonNullType(arg.type)) {

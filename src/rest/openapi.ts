@@ -18,6 +18,25 @@ const errorResponse = (description: string) => ({
   content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
 });
 
+/** Routes that also answer CSV say so in their 200 answer and take `format`. */
+function describeCsv(op: Operation): void {
+  const ok = op.responses?.['200'] as { content?: Record<string, unknown> } | undefined;
+  if (ok?.content) {
+    ok.content['text/csv'] = {
+      schema: { type: 'string', description: 'A header row, then one row per song (see docs/api/analytics.md)' },
+    };
+  }
+  op.parameters = [
+    ...(op.parameters ?? []),
+    {
+      name: 'format',
+      in: 'query',
+      description: '`csv` answers CSV (as does `Accept: text/csv`); `json` forces JSON',
+      schema: { type: 'string', enum: ['json', 'csv'] },
+    } as Parameter,
+  ];
+}
+
 export const isPublic = (field: string): boolean => accessOf(field) === 'public';
 
 /**
@@ -82,6 +101,7 @@ export async function openApiDocument(sofa: SofaRouter): Promise<unknown> {
       op.responses['204'] = { description: 'Done; no body' };
     }
     op.responses['400'] = errorResponse('Bad request or validation failed');
+    if (route.csv) describeCsv(op);
     if (!isPublic(route.field)) {
       op.security = [{ bearerAuth: [] }];
       op.responses['401'] = errorResponse('Missing, invalid or expired token');

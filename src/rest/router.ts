@@ -7,6 +7,7 @@ import { AppError } from '../errors';
 import { createContext, type Services } from '../graphql/context';
 import { accessOf, decideAccess, type Access } from '../graphql/permissions';
 import { restError, toAppError } from './errors';
+import { songUsageCsv, wantsCsv } from './csv';
 import { readArguments } from './input';
 import { openApiDocument } from './openapi';
 import { ROUTES, pathParams, type RestRoute } from './routes';
@@ -54,7 +55,7 @@ function prepare(schema: GraphQLSchema, route: RestRoute): PreparedRoute {
       if (hasBody) return base;
       const query = Object.keys(values)
         .filter((name) => !inPath.has(name))
-        .map((name) => `${name}=${encodeURIComponent(String(values[name]))}`);
+        .flatMap((name) => [values[name]].flat().map((v) => `${name}=${encodeURIComponent(String(v))}`));
       return query.length ? `${base}?${query.join('&')}` : base;
     },
   };
@@ -174,6 +175,11 @@ export function createRestRouter(schema: GraphQLSchema, services: Services, cors
         }
         if (graphqlContext.meta.totalCount !== undefined && Array.isArray(payload)) {
           res.set('X-Total-Count', String(graphqlContext.meta.totalCount));
+        }
+        if (route.csv && wantsCsv(req)) {
+          const csv = songUsageCsv(payload as never, values, services.serviceTimeZone);
+          res.type('text/csv; charset=utf-8').attachment(csv.fileName).send(csv.body);
+          return;
         }
         res.json(payload);
       } catch (err) {

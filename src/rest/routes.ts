@@ -13,6 +13,8 @@ export interface RestRoute {
   status?: 201 | 204;
   /** For single-record reads: a null answer is a 404 for this kind of record. */
   record?: 'Song' | 'Service' | 'User';
+  /** Also answers CSV (Accept: text/csv or format=csv), written by this writer (src/rest/csv.ts). */
+  csv?: 'songUsage';
 }
 
 export const ROUTES: readonly RestRoute[] = [
@@ -20,6 +22,9 @@ export const ROUTES: readonly RestRoute[] = [
   { method: 'POST', path: '/songs', field: 'Mutation.createSong', status: 201 },
   { method: 'GET', path: '/songs/forService/:serviceId', field: 'Query.songsForService' },
   { method: 'GET', path: '/songs/byArtist/:artist', field: 'Query.songsByArtist' },
+  { method: 'GET', path: '/songs/notSungSince/:date', field: 'Query.songsNotSungSince' },
+  { method: 'GET', path: '/songs/:songId/usage', field: 'Query.songUsageById' },
+  { method: 'GET', path: '/songs/:songId/sungWith', field: 'Query.songsSungWith' },
   { method: 'GET', path: '/songs/:id', field: 'Query.song', record: 'Song' },
   { method: 'PUT', path: '/songs/:id', field: 'Mutation.updateSong' },
   { method: 'DELETE', path: '/songs/:id', field: 'Mutation.deleteSong', status: 204 },
@@ -37,6 +42,12 @@ export const ROUTES: readonly RestRoute[] = [
   { method: 'PUT', path: '/services/:serviceId/songs/:songId', field: 'Mutation.addSongToService' },
   { method: 'DELETE', path: '/services/:serviceId/songs/:songId', field: 'Mutation.removeSongFromService', status: 204 },
 
+  // Analytics (docs/api/analytics.md). The usage report also answers CSV.
+  { method: 'GET', path: '/reports/songUsage', field: 'Query.songUsage', csv: 'songUsage' },
+  { method: 'GET', path: '/reports/newSongs', field: 'Query.newSongs' },
+  { method: 'GET', path: '/reports/timeline', field: 'Query.usageTimeline' },
+  { method: 'GET', path: '/reports/artists', field: 'Query.artistUsage' },
+
   { method: 'POST', path: '/users/login', field: 'Mutation.login' },
   { method: 'GET', path: '/users/me', field: 'Query.me' },
   { method: 'GET', path: '/users', field: 'Query.users' },
@@ -50,7 +61,7 @@ export const ROUTES: readonly RestRoute[] = [
  * Relation fields are GraphQL-only: REST records are exactly the flat shapes of CONTRACT.md §2.
  * SOFA is given a view of the schema without them, so its operations never select them.
  */
-export const GRAPHQL_ONLY_FIELDS = ['Song.services', 'Service.songs'] as const;
+export const GRAPHQL_ONLY_FIELDS = ['Song.services', 'Song.usage', 'Service.songs'] as const;
 
 /** Path parameters as written in a route (`:id`). */
 export const pathParams = (path: string) => [...path.matchAll(/:(\w+)/g)].map((m) => m[1]);

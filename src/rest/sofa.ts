@@ -70,8 +70,9 @@ export function createSofaRouter(schema: GraphQLSchema, log: Logger) {
         description: 'Epoch milliseconds; input also accepts an ISO-8601 date-time with Z or an offset',
       },
     },
-    // SOFA selects only `{ id }` of a nested record type; a login answer carries the whole user.
-    ignore: ['AuthPayload.user'],
+    // SOFA selects only `{ id }` of a nested record type; a login answer carries the whole user,
+    // and an analytics row the whole song.
+    ignore: ['AuthPayload.user', 'SongUsage.song', 'SongPairing.song'],
     context: ({ graphqlContext }: SofaServerContext & { request: unknown }) => graphqlContext,
     errorHandler: ((errors: readonly unknown[]) => {
       const { status, headers, body } = restError(firstError(errors, log));

@@ -7,6 +7,13 @@ const UNIT: Record<TimelineBucket, DateTimeUnit> = { WEEK: 'week', MONTH: 'month
 /** A timeline longer than this is refused: 10,000 weeks is about 190 years. */
 export const MAX_BUCKETS = 10_000;
 
+const DAY_MS = 86_400_000;
+/** The shortest a bucket can be (a day may have 23 hours), to refuse a huge span before walking it. */
+const SHORTEST_MS: Record<TimelineBucket, number> = { WEEK: 7 * DAY_MS - 3_600_000, MONTH: 28 * DAY_MS - 3_600_000, QUARTER: 89 * DAY_MS - 3_600_000, YEAR: 365 * DAY_MS - 3_600_000 };
+
+const tooMany = () =>
+  badParameter('bucket', `the window spans more than ${MAX_BUCKETS} buckets of this size; choose a larger bucket or a shorter window`);
+
 /** One calendar bucket: inclusive epoch-ms bounds. */
 export interface Bucket {
   start: number;
@@ -20,12 +27,11 @@ export interface Bucket {
  */
 export function bucketsBetween(first: number, last: number, bucket: TimelineBucket, zone: string): Bucket[] {
   const unit = UNIT[bucket];
+  if ((last - first) / SHORTEST_MS[bucket] > MAX_BUCKETS) throw tooMany();
   const out: Bucket[] = [];
   let start = DateTime.fromMillis(first, { zone }).startOf(unit);
   while (start.toMillis() <= last) {
-    if (out.length >= MAX_BUCKETS) {
-      throw badParameter('bucket', `the window spans more than ${MAX_BUCKETS} buckets of this size; choose a larger bucket or a shorter window`);
-    }
+    if (out.length >= MAX_BUCKETS) throw tooMany();
     const next = start.plus({ [`${unit}s`]: 1 }).startOf(unit);
     out.push({ start: start.toMillis(), end: next.toMillis() - 1 });
     start = next;

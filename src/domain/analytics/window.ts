@@ -1,5 +1,5 @@
 import { beforeRange, DateFormatError, parseBound } from '../dates';
-import { validationFailed } from '../../errors';
+import { AppError } from '../../errors';
 import type { ServiceType } from '../../generated/graphql';
 
 /** Every service type, in enum order: the order of `byServiceType` entries. */
@@ -15,8 +15,8 @@ export interface Window {
 
 export const allTime = (w: Window) => w.from === null && w.to === null;
 
-/** A 400 naming the parameter, in the contract's shape. */
-export const badParameter = (field: string, message: string) => validationFailed([{ field, message }]);
+/** A 400 whose message starts with the parameter's name, like the other bad query values. */
+export const badParameter = (field: string, message: string) => new AppError('BAD_REQUEST', `${field}: ${message}`);
 
 function bound(field: string, text: string | null | undefined, zone: string, edge: 'first' | 'last'): number | null {
   if (text == null) return null;

@@ -94,6 +94,10 @@ export const analyticsResolvers: Resolvers = {
       const buckets = bucketsBetween(first, last, args.bucket, ctx.serviceTimeZone);
       return ctx.store.usageTimeline(buckets, window.serviceTypes, args.songId ?? null);
     },
+    songUsageById: async (_, { songId, ...window }, ctx) => {
+      const song = await requireSong(ctx, songId);
+      return { song, ...(await usageLoader(ctx, parseWindow(window, ctx.serviceTimeZone)).load(song.id)) };
+    },
     artistUsage: async (_, args, ctx) => {
       const window = parseWindow(args, ctx.serviceTimeZone);
       return ranked(ctx, await ctx.store.artistUsage(window, checkPage(args)));

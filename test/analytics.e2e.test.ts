@@ -1,0 +1,210 @@
+/**
+ * Analytics through both facades on a real server and SQLite file (SERVICE_TIME_ZONE
+ * America/New_York), checked against the reference implementation: every REST route and its
+ * GraphQL field, the CSV (parsed back with csv-parse), X-Total-Count, and every kind of bad input.
+ */
+import { parse } from 'csv-parse/sync';
+import { DateTime } from 'luxon';
+import { bucketsBetween } from '../src/domain/analytics/buckets';
+import { SERVICE_TYPES } from '../src/domain/analytics/window';
+import type { AnalyticsWindow } from '../src/store/analytics-types';
+import { generateHistory } from './helpers/analytics-history';
+import { Reference } from './helpers/analytics-reference';
+import { expectError, expectJson } from './helpers/rest-assert';
+import { startTestServer, type TestServer } from './helpers/server';
+
+const ZONE = 'America/New_York';
+const day = (d: string, end = false) => {
+  const start = DateTime.fromISO(d, { zone: ZONE });
+  return end ? start.plus({ days: 1 }).toMillis() - 1 : start.toMillis();
+};
+const ALL = [...SERVICE_TYPES];
+
+let server: TestServer;
+let ref: Reference;
+
+beforeAll(async () => {
+  server = await startTestServer({ SERVICE_TIME_ZONE: ZONE });
+  await generateHistory(server.store, { seed: 7, songs: 25, start: '2023-01-01', weeks: 60, zone: ZONE, unsung: 3 });
+  ref = new Reference(await server.store.exportSnapshot());
+}, 60_000);
+afterAll(() => server.close());
+
+const USAGE = 'song { id name artists } timesSung firstSung lastSung byServiceType { serviceType timesSung lastSung } asOpener asCloser';
+const Q1: AnalyticsWindow = { from: day('2023-04-01'), to: day('2023-06-30', true), serviceTypes: ALL };
+
+describe('GET /reports/songUsage and songUsage', () => {
+  it('answers the reference report, paged, with X-Total-Count, on both facades', async () => {
+    const expected = ref.songUsage({ window: Q1, sort: 'TIMES_SUNG', includeUnsung: false, limit: 5, offset: 2 });
+    const res = await server.api('GET', '/reports/songUsage?from=2023-04-01&to=2023-06-30&limit=5&offset=2');
+    expectJson(res, 200, expected.items);
+    expect(res.headers.get('x-total-count')).toBe(String(expected.total));
+    const gql = await server.gql(`{ songUsage(from: "2023-04-01", to: "2023-06-30", limit: 5, offset: 2) { ${USAGE} } }`);
+    expect(gql.body).toEqual({ data: { songUsage: expected.items } });
+  });
+
+  it('filters by repeated serviceType, sorts, includes unsung songs', async () => {
+    const window = { from: null, to: day('2023-12-31', true), serviceTypes: ['SUN_PM', 'WED'] as typeof ALL };
+    for (const sort of ['LAST_SUNG', 'LEAST_RECENTLY_SUNG', 'NAME', 'TIMES_SUNG'] as const) {
+      const expected = ref.songUsage({ window, sort, includeUnsung: true });
+      const res = await server.api('GET', `/reports/songUsage?to=2023-12-31&serviceType=WED&serviceType=SUN_PM&sort=${sort}&includeUnsung=true`);
+      expectJson(res, 200, expected.items);
+      const gql = await server.gql(`{ songUsage(to: "2023-12-31", serviceTypes: [WED, SUN_PM], sort: ${sort}, includeUnsung: true) { ${USAGE} } }`);
+      expect(gql.body.data.songUsage).toEqual(expected.items);
+    }
+  });
+
+  it('answers CSV for Accept: text/csv and for format=csv, named after the window', async () => {
+    const expected = ref.songUsage({ window: { ...Q1, serviceTypes: ['SUN_AM', 'WED'] }, sort: 'TIMES_SUNG', includeUnsung: true });
+    for (const [path, headers] of [
+      ['/reports/songUsage?from=2023-04-01&to=2023-06-30&serviceType=SUN_AM&serviceType=WED&includeUnsung=true', { accept: 'text/csv' }],
+      ['/reports/songUsage?from=2023-04-01&to=2023-06-30&serviceType=SUN_AM&serviceType=WED&includeUnsung=true&format=csv', {}],
+    ] as const) {
+      const res = await server.api('GET', path, { headers });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toMatch(/^text\/csv/);
+      expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename="?song-usage_2023-04-01_2023-06-30\.csv"?$/);
+      const rows = parse(res.text, { columns: true }) as Record<string, string>[];
+      const local = (ms: number | null) => (ms === null ? '' : DateTime.fromMillis(ms, { zone: ZONE }).toISODate());
+      expect(rows).toEqual(
+        expected.items.map((r) => ({
+          id: String(r.song.id),
+          title: r.song.name,
+          artists: r.song.artists.join('; '),
+          timesSung: String(r.timesSung),
+          firstSung: local(r.firstSung),
+          lastSung: local(r.lastSung),
+          SUN_AM: String(r.byServiceType[0].timesSung),
+          WED: String(r.byServiceType[1].timesSung),
+        })),
+      );
+    }
+    const all = await server.api('GET', '/reports/songUsage?format=csv');
+    expect(all.headers.get('content-disposition')).toMatch(/^attachment; filename="?song-usage_all-time\.csv"?$/);
+    expect((parse(all.text) as string[][])[0]).toEqual(['id', 'title', 'artists', 'timesSung', 'firstSung', 'lastSung', 'SUN_AM', 'SUN_PM', 'WED']);
+    expectJson(await server.api('GET', '/reports/songUsage?format=json&limit=1'), 200, ref.songUsage({ window: { from: null, to: null, serviceTypes: ALL }, sort: 'TIMES_SUNG', includeUnsung: false, limit: 1 }).items);
+  });
+});
+
+describe('rotation, new songs, one song', () => {
+  const allTime = { from: null, to: null, serviceTypes: ALL };
+
+  it('GET /songs/notSungSince/:date and songsNotSungSince', async () => {
+    const expected = ref.songUsage({ window: allTime, sort: 'LEAST_RECENTLY_SUNG', includeUnsung: true, lastBefore: day('2024-01-15') - 1 });
+    expectJson(await server.api('GET', '/songs/notSungSince/2024-01-15'), 200, expected.items);
+    const gql = await server.gql(`{ songsNotSungSince(date: "2024-01-15") { ${USAGE} } }`);
+    expect(gql.body.data.songsNotSungSince).toEqual(expected.items);
+    expect(expected.items[0].timesSung).toBe(0);
+  });
+
+  it('GET /reports/newSongs and newSongs', async () => {
+    const expected = ref.songUsage({ window: { ...allTime, serviceTypes: ['WED'] }, sort: 'FIRST_SUNG', includeUnsung: false, firstIn: { from: day('2023-02-01'), to: null } });
+    expect(expected.items.length).toBeGreaterThan(0);
+    expectJson(await server.api('GET', '/reports/newSongs?from=2023-02-01&serviceType=WED'), 200, expected.items);
+    const gql = await server.gql(`{ newSongs(from: "2023-02-01", serviceTypes: [WED]) { ${USAGE} } }`);
+    expect(gql.body.data.newSongs).toEqual(expected.items);
+  });
+
+  it('GET /songs/:songId/usage and Song.usage (batched for a list)', async () => {
+    const expected = { song: (await server.store.songsByIds([2]))[0], ...ref.stats(2, Q1) };
+    expectJson(await server.api('GET', '/songs/2/usage?from=2023-04-01&to=2023-06-30'), 200, expected);
+    const gql = await server.gql(`{ songs(limit: 3) { id usage(from: "2023-04-01", to: "2023-06-30") { timesSung asOpener } all: usage { timesSung } } }`);
+    expect(gql.body.data.songs).toEqual(
+      [1, 2, 3].map((id) => ({ id, usage: { timesSung: ref.stats(id, Q1).timesSung, asOpener: ref.stats(id, Q1).asOpener }, all: { timesSung: ref.stats(id, { ...Q1, from: null, to: null }).timesSung } })),
+    );
+    // REST songs stay the flat contract record.
+    expectJson(await server.api('GET', '/songs/2'), 200, expected.song);
+  });
+
+  it('GET /songs/:songId/sungWith and songsSungWith', async () => {
+    const expected = ref.songsSungWith(1, Q1, 3);
+    expectJson(await server.api('GET', '/songs/1/sungWith?from=2023-04-01&to=2023-06-30&limit=3'), 200, expected);
+    const gql = await server.gql(`{ songsSungWith(songId: 1, from: "2023-04-01", to: "2023-06-30", limit: 3) { song { id name artists } together jaccard } }`);
+    expect(gql.body.data.songsSungWith).toEqual(expected);
+    expect((await server.api('GET', '/songs/1/sungWith')).body).toHaveLength(20);
+  });
+});
+
+describe('GET /reports/timeline, /reports/artists', () => {
+  it('timeline by month from the first service, empty buckets included; with a song', async () => {
+    const span = ref.serviceSpan(ALL)!;
+    const buckets = bucketsBetween(span.first, day('2024-03-31', true), 'MONTH', ZONE);
+    const expected = ref.usageTimeline(buckets, ALL, null);
+    expectJson(await server.api('GET', '/reports/timeline?bucket=MONTH&to=2024-03-31'), 200, expected);
+    expect(expected.at(-1)).toEqual({ start: day('2024-03-01'), services: 0, performances: 0, distinctSongs: 0 });
+    const gql = await server.gql('{ usageTimeline(bucket: MONTH, to: "2024-03-31") { start services performances distinctSongs } }');
+    expect(gql.body.data.usageTimeline).toEqual(expected);
+    const weeks = bucketsBetween(day('2023-03-01'), day('2023-04-30', true), 'WEEK', ZONE);
+    expectJson(
+      await server.api('GET', '/reports/timeline?bucket=WEEK&from=2023-03-01&to=2023-04-30&songId=1&serviceType=SUN_AM'),
+      200,
+      ref.usageTimeline(weeks, ['SUN_AM'], 1),
+    );
+  });
+
+  it('artists, paged', async () => {
+    const expected = ref.artistUsage(Q1, { limit: 3 });
+    const res = await server.api('GET', '/reports/artists?from=2023-04-01&to=2023-06-30&limit=3');
+    expectJson(res, 200, expected.items);
+    expect(res.headers.get('x-total-count')).toBe(String(expected.total));
+    const gql = await server.gql('{ artistUsage(from: "2023-04-01", to: "2023-06-30", limit: 3) { artist timesSung songs } }');
+    expect(gql.body.data.artistUsage).toEqual(expected.items);
+  });
+});
+
+describe('bad input: 400 naming the parameter, 404 for unknown songs', () => {
+  const bad: [string, string][] = [
+    ['/reports/songUsage?from=2023-13-01', 'from'],
+    ['/reports/songUsage?to=yesterday', 'to'],
+    ['/reports/songUsage?from=2024-01-01&to=2023-01-01', 'to'],
+    ['/reports/songUsage?sort=POPULAR', 'sort'],
+    ['/reports/songUsage?serviceType=SUN_AM&serviceType=FRIDAY', 'serviceType'],
+    ['/reports/songUsage?includeUnsung=yes', 'includeUnsung'],
+    ['/reports/songUsage?limit=0', 'limit'],
+    ['/reports/songUsage?limit=abc', 'limit'],
+    ['/reports/songUsage?format=xml', 'format'],
+    ['/reports/songUsage?from=2023-01-01&from=2023-02-01', 'from'],
+    ['/reports/timeline', 'bucket'],
+    ['/reports/timeline?bucket=DAY', 'bucket'],
+    ['/reports/timeline?bucket=WEEK&from=1900-01-01&to=2199-12-31', 'bucket'],
+    ['/reports/newSongs?from=2024-02-30', 'from'],
+    ['/reports/artists?offset=-1', 'offset'],
+    ['/songs/notSungSince/soon', 'date'],
+    ['/songs/1/sungWith?limit=1001', 'limit'],
+    ['/songs/abc/usage', 'songId'],
+    ['/songs/1/usage?to=2023-01-01&from=2024-01-01', 'to'],
+  ];
+  it.each(bad)('%s names %s', async (path, param) => {
+    const res = await server.api('GET', path);
+    expectError(res, 400, 'BAD_REQUEST');
+    expect(res.body.error.message).toMatch(new RegExp(`^${param}\\b`));
+  });
+
+  it.each(['/songs/999/usage', '/songs/999/sungWith', '/reports/timeline?bucket=YEAR&songId=999'])('%s is 404', async (path) => {
+    expectError(await server.api('GET', path), 404, 'NOT_FOUND');
+  });
+
+  it('GraphQL answers the same errors', async () => {
+    const res = await server.gql('{ songUsage(from: "2024-01-01", to: "2023-01-01") { timesSung } }');
+    expect(res.body.errors[0]).toMatchObject({ message: expect.stringMatching(/^to\b/), extensions: { code: 'BAD_REQUEST' } });
+    const missing = await server.gql('{ songsSungWith(songId: 999) { together } }');
+    expect(missing.body.errors[0].extensions.code).toBe('NOT_FOUND');
+  });
+
+  it('the cost limit charges analytics their weight: four reports run, six are refused', async () => {
+    const report = (n: number) => `{ ${Array.from({ length: n }, (_, i) => `r${i}: songUsage(limit: 1) { timesSung }`).join(' ')} }`;
+    expect((await server.gql(report(4))).body.data.r3).toHaveLength(1);
+    const res = await server.gql(report(6));
+    expect(res.status).toBe(400);
+    expect(res.body.errors[0]).toMatchObject({ message: expect.stringMatching(/Cost limit of 5000 exceeded/), extensions: { code: 'BAD_REQUEST' } });
+    expect(res.body).not.toHaveProperty('data');
+  });
+
+  it('every analytics route is in the OpenAPI document', async () => {
+    const doc = (await server.api('GET', '/openapi.json')).body;
+    for (const p of ['/reports/songUsage', '/reports/newSongs', '/reports/timeline', '/reports/artists', '/songs/{songId}/usage', '/songs/{songId}/sungWith', '/songs/notSungSince/{date}']) {
+      expect(doc.paths[p]?.get).toBeDefined();
+    }
+    expect(Object.keys(doc.paths['/reports/songUsage'].get.responses['200'].content)).toEqual(['application/json', 'text/csv']);
+  });
+});
