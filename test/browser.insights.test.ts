@@ -9,16 +9,11 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'puppeteer-core';
-import { browserAvailable, launchBrowser, openGuardedPage, type GuardedPage } from './helpers/browser';
+import { ARTIFACTS_DIR, describeWithBrowser, guardedPage, launchBrowser, type GuardedPage } from './helpers/browser';
 import { startTestServer, tempDbPath, type TestServer } from './helpers/server';
 
 const ROOT = path.resolve(__dirname, '..');
 const DOCS_SCREENSHOT = path.join(ROOT, 'docs', 'insights.png');
-const describeBrowser = browserAvailable ? describe : describe.skip;
-if (!browserAvailable) {
-  // Honest skip: the suite needs a Chromium binary (CHROMIUM_PATH, default /usr/bin/chromium).
-  console.warn('browser.insights: no Chromium found; the Insights browser tests are skipped.');
-}
 
 interface Usage {
   song: { id: number; name: string };
@@ -34,7 +29,7 @@ function args(a: Record<string, unknown>): string {
   return parts.length ? `(${parts.join(', ')})` : '';
 }
 
-describeBrowser('Insights page (headless Chromium, demo data)', () => {
+describeWithBrowser('Insights page (headless Chromium, demo data)', (chromiumPath) => {
   let server: TestServer;
   let browser: Browser;
   let base: string;
@@ -52,9 +47,10 @@ describeBrowser('Insights page (headless Chromium, demo data)', () => {
       )
     ).songUsage;
 
-  async function open(query = '', viewport?: { width: number; height: number }): Promise<GuardedPage> {
-    const g = await openGuardedPage(browser, viewport);
+  async function open(query = '', viewport = { width: 1280, height: 900 }): Promise<GuardedPage> {
+    const g = await guardedPage(browser);
     pages.push(g);
+    await g.page.setViewport(viewport);
     // Still frames: the page turns chart animation off for users who ask for reduced motion.
     await g.page.emulateMediaFeatures([{ name: 'prefers-reduced-motion', value: 'reduce' }]);
     await g.page.goto(`${base}/insights${query}`, { waitUntil: 'load' });
@@ -95,8 +91,8 @@ describeBrowser('Insights page (headless Chromium, demo data)', () => {
     });
 
   async function shoot(g: GuardedPage, name: string, selector?: string) {
-    fs.mkdirSync(path.join(ROOT, 'test-artifacts'), { recursive: true });
-    const file = path.join(ROOT, 'test-artifacts', `insights-${name}.png`);
+    fs.mkdirSync(ARTIFACTS_DIR, { recursive: true });
+    const file = path.join(ARTIFACTS_DIR, `insights-${name}.png`);
     if (selector) {
       const el = await g.page.$(selector);
       await el!.screenshot({ path: file as `${string}.png` });
@@ -108,7 +104,7 @@ describeBrowser('Insights page (headless Chromium, demo data)', () => {
 
   function expectClean(g: GuardedPage) {
     expect(g.errors).toEqual([]);
-    expect(g.offHost).toEqual([]);
+    expect(g.blocked).toEqual([]);
   }
 
   beforeAll(async () => {
@@ -121,11 +117,11 @@ describeBrowser('Insights page (headless Chromium, demo data)', () => {
     server = await startTestServer({ SQLITE_PATH: dbPath });
     // The request guard lets 127.0.0.1 through only.
     base = server.url.replace('localhost', '127.0.0.1');
-    browser = await launchBrowser();
+    browser = await launchBrowser(chromiumPath);
   }, 120_000);
 
   afterAll(async () => {
-    for (const g of pages) await g.close().catch(() => undefined);
+    for (const g of pages) await g.page.close().catch(() => undefined);
     await browser?.close();
     await server?.close();
   });

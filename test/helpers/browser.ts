@@ -1,68 +1,100 @@
-/**
- * Headless Chromium for page tests: puppeteer-core drives the system's Chromium (Debian's
- * /usr/bin/chromium, or CHROMIUM_PATH). Every page is guarded: a request to any host but
- * 127.0.0.1 is aborted and recorded, console errors and page exceptions are collected, and
- * screenshots go to test-artifacts/ (git-ignored).
- */
 import fs from 'node:fs';
 import path from 'node:path';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-/** False when no browser is installed: browser suites skip, saying so. */
-export const browserAvailable = fs.existsSync(CHROMIUM_PATH);
-export const ARTIFACTS_DIR = path.resolve(__dirname, '../../test-artifacts');
+/**
+ * Real headless Chromium for tests, driven by puppeteer-core (which downloads no browser). The
+ * executable is CHROMIUM_PATH or the first of the usual install paths; .ci/run installs Debian's
+ * `chromium` when missing. Without one, `describeWithBrowser` skips its tests and says why.
+ */
+const CANDIDATES = [
+  '/usr/bin/chromium',
+  '/usr/bin/chromium-browser',
+  '/usr/bin/google-chrome-stable',
+  '/usr/bin/google-chrome',
+  '/snap/bin/chromium',
+  '/Applications/Google Chrome.app/Contents/MacOS/Google Chrome',
+];
 
-export async function launchBrowser(): Promise<Browser> {
+export const ARTIFACTS_DIR = path.join(__dirname, '..', '..', 'test-artifacts');
+
+export function findChromium(): { path?: string; reason?: string } {
+  const fromEnv = process.env.CHROMIUM_PATH;
+  if (fromEnv) {
+    return fs.existsSync(fromEnv) ? { path: fromEnv } : { reason: `CHROMIUM_PATH=${fromEnv} does not exist` };
+  }
+  const found = CANDIDATES.find((p) => fs.existsSync(p));
+  if (found) return { path: found };
+  return { reason: `no Chromium found (set CHROMIUM_PATH, or install one: apt-get install chromium); looked in ${CANDIDATES.join(', ')}` };
+}
+
+/** `describe` when a browser exists; otherwise a skipped block and one plain line saying why. */
+export function describeWithBrowser(name: string, body: (chromiumPath: string) => void): void {
+  const { path: found, reason } = findChromium();
+  if (found) {
+    describe(name, () => body(found));
+    return;
+  }
+  // An honest skip: the environment lacks the browser these tests need.
+  console.warn(`SKIPPED "${name}": ${reason}`);
+  describe.skip(name, () => body(''));
+}
+
+export function launchBrowser(executablePath: string): Promise<Browser> {
   return puppeteer.launch({
-    executablePath: CHROMIUM_PATH,
+    executablePath,
     headless: true,
-    args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu', '--no-first-run', '--disable-extensions'],
+    // Containers run tests as root, where Chromium's sandbox cannot start; /dev/shm is small there.
+    args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu', '--no-first-run', '--no-default-browser-check'],
   });
 }
 
 export interface GuardedPage {
   page: Page;
-  /** console.error messages and uncaught exceptions, in order. */
+  /** Requests to any host not allowed, which were aborted. */
+  blocked: string[];
+  /** console.error calls, uncaught page errors, CSP violations and answers of 400 or more. */
   errors: string[];
-  /** URLs the page tried to reach off 127.0.0.1 (all aborted). */
-  offHost: string[];
-  screenshot(name: string, opts?: { fullPage?: boolean; path?: string }): Promise<string>;
-  close(): Promise<void>;
 }
 
-export async function openGuardedPage(
-  browser: Browser,
-  viewport: { width: number; height: number } = { width: 1280, height: 900 },
-): Promise<GuardedPage> {
+/**
+ * A page that may reach only `allowedHosts` (by hostname; data: and blob: URLs load no network)
+ * and records every console error, uncaught exception and Content-Security-Policy violation.
+ */
+export async function guardedPage(browser: Browser, allowedHosts: string[] = ['127.0.0.1']): Promise<GuardedPage> {
   const page = await browser.newPage();
-  await page.setViewport(viewport);
+  const blocked: string[] = [];
   const errors: string[] = [];
-  const offHost: string[] = [];
   await page.setRequestInterception(true);
-  page.on('request', (req) => {
-    const url = new URL(req.url());
-    if (url.protocol === 'data:' || url.protocol === 'blob:' || url.hostname === '127.0.0.1') {
-      void req.continue();
+  page.on('request', (request) => {
+    const url = new URL(request.url());
+    if (url.protocol === 'data:' || url.protocol === 'blob:' || allowedHosts.includes(url.hostname)) {
+      void request.continue();
       return;
     }
-    offHost.push(req.url());
-    void req.abort('blockedbyclient');
+    blocked.push(request.url());
+    void request.abort('blockedbyclient');
   });
-  page.on('console', (msg) => {
-    if (msg.type() === 'error') errors.push(`console: ${msg.text()} ${msg.location()?.url ?? ''}`.trim());
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(`console: ${message.text()}`);
   });
-  page.on('pageerror', (err) => errors.push(`exception: ${(err as Error).message ?? String(err)}`));
-  return {
-    page,
-    errors,
-    offHost,
-    async screenshot(name, opts = {}) {
-      fs.mkdirSync(ARTIFACTS_DIR, { recursive: true });
-      const file = opts.path ?? path.join(ARTIFACTS_DIR, `${name}.png`);
-      await page.screenshot({ path: file as `${string}.png`, fullPage: opts.fullPage ?? false });
-      return file;
-    },
-    close: () => page.close(),
-  };
+  page.on('response', (response) => {
+    if (response.status() >= 400) errors.push(`HTTP ${response.status()} ${response.url()}`);
+  });
+  page.on('pageerror', (error) => errors.push(`page error: ${(error as Error).message ?? String(error)}`));
+  // Chromium reports CSP violations to the DevTools log only; surface them as an event we can see.
+  await page.evaluateOnNewDocument(() => {
+    document.addEventListener('securitypolicyviolation', (e) =>
+      console.error(`CSP violation: ${e.violatedDirective} blocked ${e.blockedURI}`),
+    );
+  });
+  return { page, blocked, errors };
+}
+
+/** A PNG of the page in test-artifacts/ (git-ignored), for looking at what a test saw. */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  fs.mkdirSync(ARTIFACTS_DIR, { recursive: true });
+  const file = path.join(ARTIFACTS_DIR, `${name}.png`);
+  await page.screenshot({ path: file as `${string}.png`, fullPage: true });
+  return file;
 }
