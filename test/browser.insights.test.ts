@@ -396,4 +396,41 @@ describeWithBrowser('Insights page (headless Chromium, demo data)', (chromiumPat
     expectClean(g);
     expectClean(bad);
   });
+
+  it('shows a loading state while answers are slow', async () => {
+    const g = await guardedPage(browser);
+    pages.push(g);
+    await g.page.emulateNetworkConditions({ offline: false, download: -1, upload: -1, latency: 600 });
+    await g.page.goto(`${base}/insights`, { waitUntil: 'domcontentloaded' });
+    await g.page.waitForFunction(() => Number(document.body.dataset.pending) > 0, { polling: 20, timeout: 15_000 });
+    expect(await text(g.page, '[data-view="top"] .status')).toBe('Loading…');
+    expect(await g.page.$eval('[data-view="top"]', (e) => e.getAttribute('aria-busy'))).toBe('true');
+    await settled(g.page);
+    expect(await g.page.$eval('[data-view="top"] .status', (e) => (e as HTMLElement).hidden)).toBe(true);
+    expect(await g.page.$eval('[data-view="top"]', (e) => e.hasAttribute('aria-busy'))).toBe(false);
+    expectClean(g);
+  });
+
+  it("shows the API's errors plainly, in the view that asked, with a way to try again", async () => {
+    // A real server whose cost limit refuses the heavier analytics (1000 each) but not the lighter ones.
+    const strict = await startTestServer({ SQLITE_PATH: server.dbPath, GRAPHQL_MAX_COST: '600' });
+    try {
+      const g = await guardedPage(browser);
+      pages.push(g);
+      await g.page.goto(`${strict.url.replace('localhost', '127.0.0.1')}/insights`, { waitUntil: 'load' });
+      await settled(g.page);
+      const top = await text(g.page, '[data-view="top"] .status.error');
+      expect(top).toContain('Could not load the top songs: Query Cost limit of 600 exceeded');
+      expect(await g.page.$eval('[data-view="top"] .status.error button', (b) => b.textContent)).toBe('Try again');
+      expect(await text(g.page, '[data-view="timeline"] .status.error')).toContain('Could not load the timeline');
+      expect(await g.page.$eval('[data-chart="top"]', (e) => (e as HTMLElement).hidden)).toBe(true);
+      // The page itself did not break: the only errors are the refused answers (HTTP 400).
+      expect(g.errors.length).toBeGreaterThan(0);
+      for (const e of g.errors) expect(e).toMatch(/HTTP 400 .*\/graphql|status of 400/);
+      expect(g.blocked).toEqual([]);
+      await shoot(g, 'error');
+    } finally {
+      await strict.close();
+    }
+  });
 });
