@@ -433,4 +433,44 @@ describeWithBrowser('Insights page (headless Chromium, demo data)', (chromiumPat
       await strict.close();
     }
   });
+
+  it('keeps its state in the URL: presets, month arithmetic and round trips (the page\'s own module)', async () => {
+    const g = await open('?from=1990-01-01&to=1990-01-02');
+    // As a string: the test's own transpiler would otherwise rewrite import() into require().
+    await g.page.evaluate("import('/insights/assets/js/state.js').then((m) => { window.insightsState = m; })");
+    const r = await g.page.evaluate(() => {
+      const m = (window as any).insightsState;
+      const parsed = m.readState('?from=2025-03-01&to=2025-01-01&serviceType=wed,SUN_AM&serviceType=SUN_AM&weeks=8&song=7&bucket=week');
+      return {
+        clamp: [m.addMonths('2025-05-31', -3), m.addMonths('2024-05-31', -3), m.addMonths('2025-01-31', 1)],
+        threeMonths: m.presetWindow('3m', '2026-11-22'),
+        twelveMonths: m.presetWindow('12m', '2026-02-28'),
+        presets: [
+          m.presetOf({ from: null, to: null }, '2026-11-22'),
+          m.presetOf(m.presetWindow('3m', '2026-11-22'), '2026-11-22'),
+          m.presetOf({ from: '2026-01-01', to: null }, '2026-11-22'),
+        ],
+        parsed,
+        written: m.writeState(parsed),
+        allTypes: m.writeState({ ...parsed, serviceTypes: ['SUN_AM', 'SUN_PM', 'WED'], weeks: 12, song: null, bucket: null }),
+        bad: m.readState('?from=2025-02-30&weeks=0&song=x&bucket=DAY').problems.length,
+        buckets: [
+          m.effectiveBucket({ from: '2025-01-01', to: '2025-03-31', bucket: null }),
+          m.effectiveBucket({ from: '2024-01-01', to: '2025-03-31', bucket: null }),
+          m.effectiveBucket({ from: null, to: null, bucket: null }),
+        ],
+      };
+    });
+    expect(r.clamp).toEqual(['2025-02-28', '2024-02-29', '2025-02-28']);
+    expect(r.threeMonths).toEqual({ from: '2026-08-23', to: '2026-11-22' });
+    expect(r.twelveMonths).toEqual({ from: '2025-03-01', to: '2026-02-28' });
+    expect(r.presets).toEqual(['all', '3m', 'custom']);
+    expect(r.parsed).toMatchObject({ from: '2025-01-01', to: '2025-03-01', serviceTypes: ['SUN_AM', 'WED'], weeks: 8, song: 7, bucket: 'WEEK' });
+    expect(r.parsed.problems).toHaveLength(1);
+    expect(r.written).toBe('?from=2025-01-01&to=2025-03-01&serviceType=SUN_AM&serviceType=WED&bucket=WEEK&weeks=8&song=7');
+    expect(r.allTypes).toBe('?from=2025-01-01&to=2025-03-01');
+    expect(r.bad).toBe(4);
+    expect(r.buckets).toEqual(['WEEK', 'MONTH', 'MONTH']);
+    expectClean(g);
+  });
 });
