@@ -237,24 +237,18 @@ describeWithBrowser('Insights page (headless Chromium, demo data)', (chromiumPat
     fromDate.setUTCMonth(fromDate.getUTCMonth() - 1);
     const from = fromDate.toISOString().slice(0, 10);
 
-    await page.$eval(
-      'input[name="from"]',
-      (el, v) => {
-        (el as HTMLInputElement).value = v as string;
-        el.dispatchEvent(new Event('change', { bubbles: true }));
-      },
-      from,
-    );
-    await settled(page);
-    await page.$eval(
-      'input[name="to"]',
-      (el, v) => {
-        (el as HTMLInputElement).value = v as string;
-        el.dispatchEvent(new Event('change', { bubbles: true }));
-      },
-      to,
-    );
-    await settled(page);
+    // Date inputs type by locale; set the value and fire the change the browser would.
+    for (const [name, value] of [['from', from], ['to', to]]) {
+      await page.$eval(
+        `input[name="${name}"]`,
+        (el, v) => {
+          (el as HTMLInputElement).value = v as string;
+          el.dispatchEvent(new Event('change', { bubbles: true }));
+        },
+        value,
+      );
+      await settled(page);
+    }
     let url = new URL(page.url());
     expect(url.searchParams.get('from')).toBe(from);
     expect(url.searchParams.get('to')).toBe(to);

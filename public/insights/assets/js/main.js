@@ -254,7 +254,7 @@ function loadRotation() {
     }
     const view = views.rotationView(rows, { cutoff, weeks: state.weeks, now: Date.now(), openSong });
     panels.rotation.show(view);
-    if (!view.height) panels.rotation.chartEl.hidden = true;
+    if (!view.hasChart) panels.rotation.chartEl.hidden = true;
     if (view.never.length) {
       const h = document.createElement('h3');
       h.textContent = `Never sung (${view.never.length})`;

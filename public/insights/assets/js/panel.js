@@ -125,25 +125,24 @@ export class Panel {
     );
   }
 
-  /** Nothing to draw: say why and what to do instead. */
-  empty(message, actions = []) {
+  /** A message instead of the chart and table (nothing to draw, or a failure). */
+  message(kind, text, actions) {
     this.settle();
     this.hasData = false;
     this.summary.textContent = '';
     this.chartEl.hidden = true;
     this.tableWrap.hidden = true;
     this.toggle.disabled = true;
-    this.setStatus('empty', message, actions);
+    this.setStatus(kind, text, actions);
   }
 
-  error(message, retry) {
-    this.settle();
-    this.hasData = false;
-    this.summary.textContent = '';
-    this.chartEl.hidden = true;
-    this.tableWrap.hidden = true;
-    this.toggle.disabled = true;
-    this.setStatus('error', `Could not load ${this.label}: ${message}`, retry ? [{ label: 'Try again', run: retry }] : []);
+  /** Nothing to draw: say why and what to do instead. */
+  empty(text, actions = []) {
+    this.message('empty', text, actions);
+  }
+
+  error(text, retry) {
+    this.message('error', `Could not load ${this.label}: ${text}`, retry ? [{ label: 'Try again', run: retry }] : []);
   }
 
   /**

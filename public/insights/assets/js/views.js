@@ -30,6 +30,38 @@ function clickedIndex(params, names) {
 const songItems = (rows, text, openSong) =>
   rows.map((r, i) => ({ text: text(r), tip: { seriesIndex: 0, dataIndex: i }, select: () => openSong(r.song.id) }));
 
+/**
+ * One bar per song, one series: the drawing, keyboard items and click handling that rotation,
+ * new songs and "sung with" share. `value(row)` is the bar; `label(row)` is written at its end.
+ */
+function songBars(rows, { series, color, value, label, axisName, right = 48, text, openSong }) {
+  const names = rows.map((r) => r.song.name);
+  return {
+    height: rows.length * ROW + (axisName ? 70 : 40),
+    option: {
+      grid: grid({ top: axisName ? 16 : 8, bottom: axisName ? 30 : 8, right }),
+      tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' } },
+      xAxis: { type: 'value', minInterval: 1, name: axisName, nameLocation: 'middle', nameGap: 24 },
+      yAxis: categoryAxis(names),
+      series: [
+        {
+          name: series,
+          type: 'bar',
+          barMaxWidth: 22,
+          itemStyle: { color },
+          label: { show: true, position: 'right', formatter: (p) => label(rows[p.dataIndex]) },
+          data: rows.map(value),
+        },
+      ],
+    },
+    items: songItems(rows, text, openSong),
+    onClick: (p) => {
+      const i = clickedIndex(p, names);
+      if (i >= 0) openSong(rows[i].song.id);
+    },
+  };
+}
+
 export function topSongsView(rows, types, openSong) {
   const names = rows.map((r) => r.song.name);
   const count = (r, t) => r.byServiceType.find((b) => b.serviceType === t)?.timesSung ?? 0;
@@ -123,35 +155,24 @@ export function rotationView(rows, { cutoff, weeks, now, openSong, chartLimit = 
   const lapsed = rows.filter((r) => r.lastSung !== null);
   const shown = lapsed.slice(0, chartLimit);
   const gap = (r) => Math.floor((now - r.lastSung) / WEEK_MS);
-  const names = shown.map((r) => r.song.name);
   const more = lapsed.length - shown.length;
   return {
     summary:
       `${plural(lapsed.length, 'song')} not sung since ${fmtCalendarDay(cutoff)} (${plural(weeks, 'week')})` +
       `${never.length ? `; ${plural(never.length, 'song')} never sung` : ''}.` +
       `${more > 0 ? ` The chart shows the ${shown.length} longest gaps; the table has all.` : ''}`,
-    height: shown.length ? shown.length * ROW + 70 : 0,
-    option: {
-      grid: grid({ top: 16, bottom: 30, right: 90 }),
-      tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' } },
-      xAxis: { type: 'value', minInterval: 1, name: 'weeks since last sung', nameLocation: 'middle', nameGap: 24 },
-      yAxis: categoryAxis(names),
-      series: [
-        {
-          name: 'Weeks since last sung',
-          type: 'bar',
-          barMaxWidth: 22,
-          itemStyle: { color: VERMILION },
-          label: { show: true, position: 'right', formatter: (p) => fmtDay(shown[p.dataIndex].lastSung) },
-          data: shown.map(gap),
-        },
-      ],
-    },
-    items: songItems(shown, (r) => `${r.song.name}: last sung ${fmtDay(r.lastSung)}, ${plural(gap(r), 'week')} ago`, openSong),
-    onClick: (p) => {
-      const i = clickedIndex(p, names);
-      if (i >= 0) openSong(shown[i].song.id);
-    },
+    ...songBars(shown, {
+      series: 'Weeks since last sung',
+      color: VERMILION,
+      value: gap,
+      label: (r) => fmtDay(r.lastSung),
+      axisName: 'weeks since last sung',
+      right: 90,
+      text: (r) => `${r.song.name}: last sung ${fmtDay(r.lastSung)}, ${plural(gap(r), 'week')} ago`,
+      openSong,
+    }),
+    // All of them never sung: nothing to draw, only the list.
+    hasChart: shown.length > 0,
     never,
     table: {
       caption: `Songs not sung since ${fmtCalendarDay(cutoff)}, never-sung first`,
@@ -163,34 +184,21 @@ export function rotationView(rows, { cutoff, weeks, now, openSong, chartLimit = 
 
 export function newSongsView(rows, openSong, chartLimit = 30) {
   const shown = rows.slice(0, chartLimit);
-  const names = shown.map((r) => r.song.name);
   const latest = rows[rows.length - 1];
   return {
     summary:
       `${plural(rows.length, 'song')} first sung in the window; the latest: ${latest.song.name} on ${fmtDay(latest.firstSung)}.` +
       `${rows.length > shown.length ? ` The chart shows the first ${shown.length}; the table has all.` : ''}`,
-    height: shown.length * ROW + 70,
-    option: {
-      grid: grid({ top: 16, bottom: 30, right: 130 }),
-      tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' } },
-      xAxis: { type: 'value', minInterval: 1, name: 'times sung since (all time)', nameLocation: 'middle', nameGap: 24 },
-      yAxis: categoryAxis(names),
-      series: [
-        {
-          name: 'Times sung',
-          type: 'bar',
-          barMaxWidth: 22,
-          itemStyle: { color: '#009E73' },
-          label: { show: true, position: 'right', formatter: (p) => `${p.value} · first ${fmtDay(shown[p.dataIndex].firstSung)}` },
-          data: shown.map((r) => r.timesSung),
-        },
-      ],
-    },
-    items: songItems(shown, (r) => `${r.song.name}: first sung ${fmtDay(r.firstSung)}, ${plural(r.timesSung, 'time')} since`, openSong),
-    onClick: (p) => {
-      const i = clickedIndex(p, names);
-      if (i >= 0) openSong(shown[i].song.id);
-    },
+    ...songBars(shown, {
+      series: 'Times sung',
+      color: '#009E73',
+      value: (r) => r.timesSung,
+      label: (r) => `${r.timesSung} · first ${fmtDay(r.firstSung)}`,
+      axisName: 'times sung since (all time)',
+      right: 130,
+      text: (r) => `${r.song.name}: first sung ${fmtDay(r.firstSung)}, ${plural(r.timesSung, 'time')} since`,
+      openSong,
+    }),
     table: {
       caption: 'Songs first sung in the window, in order of first performance',
       columns: [{ label: 'Song' }, { label: 'First sung' }, { label: 'Times sung (all time)', num: true }, { label: 'Last sung' }],
@@ -300,31 +308,16 @@ export function stripView(name, buckets, bucket) {
 }
 
 export function sungWithView(name, rows, openSong) {
-  const names = rows.map((r) => r.song.name);
   return {
     summary: `Most often with ${name}: ${rows[0].song.name}, together in ${plural(rows[0].together, 'service')}.`,
-    height: rows.length * ROW + 40,
-    option: {
-      grid: grid({ top: 8 }),
-      tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' } },
-      xAxis: { type: 'value', minInterval: 1 },
-      yAxis: categoryAxis(names),
-      series: [
-        {
-          name: 'Services together',
-          type: 'bar',
-          barMaxWidth: 22,
-          itemStyle: { color: '#CC79A7' },
-          label: { show: true, position: 'right' },
-          data: rows.map((r) => r.together),
-        },
-      ],
-    },
-    items: songItems(rows, (r) => `${r.song.name}: together in ${plural(r.together, 'service')}`, openSong),
-    onClick: (p) => {
-      const i = clickedIndex(p, names);
-      if (i >= 0) openSong(rows[i].song.id);
-    },
+    ...songBars(rows, {
+      series: 'Services together',
+      color: '#CC79A7',
+      value: (r) => r.together,
+      label: (r) => String(r.together),
+      text: (r) => `${r.song.name}: together in ${plural(r.together, 'service')}`,
+      openSong,
+    }),
     table: {
       caption: `Songs sung in the same services as ${name}`,
       columns: [{ label: 'Song' }, { label: 'Services together', num: true }, { label: 'Jaccard', num: true }],
