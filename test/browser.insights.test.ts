@@ -387,7 +387,12 @@ describeWithBrowser('Insights page (headless Chromium, demo data)', (chromiumPat
     expect(await text(bad.page, '#notice')).toContain('"yesterday" is not a date');
     expect(await text(bad.page, '#notice')).toContain('"FRIDAY" is not a service type');
     expect(new URL(bad.page.url()).search).toBe('');
+
+    const gone = await open('?song=99999');
+    expect(await text(gone.page, '#story .stats')).toContain('There is no song with id 99999');
+    expect(await gone.page.$eval('[data-view="story-strip"]', (e) => (e as HTMLElement).hidden)).toBe(true);
     expectClean(g);
+    expectClean(gone);
     expectClean(bad);
   });
 

@@ -3,6 +3,7 @@
 import * as api from './api.js';
 import { fmtCalendarDay, TIME_ZONE } from './format.js';
 import { Panel, songButton } from './panel.js';
+import { StoryHeader } from './story.js';
 import {
   addDays,
   effectiveBucket,
@@ -40,6 +41,7 @@ const panels = {
   strip: panel('story-strip', "the song's history"),
   sungWith: panel('story-with', 'the songs sung with it'),
 };
+const storyHeader = new StoryHeader(storyEl);
 const neverList = document.createElement('div');
 neverList.className = 'never';
 $('[data-view="rotation"] .panel-body').append(neverList);
@@ -287,42 +289,17 @@ function loadStory() {
   const bucket = effectiveBucket(state);
   const opening = storyEl.hidden;
   storyEl.hidden = false;
-  const title = $('#story-h');
-  const stats = $('.stats', storyEl);
   let name = null;
-  const songDone = load('story', { loading: () => storyEl.setAttribute('aria-busy', 'true'), error: (m) => {
-    storyEl.removeAttribute('aria-busy');
-    title.textContent = 'Song story';
-    stats.replaceChildren(Object.assign(document.createElement('p'), { className: 'status error', textContent: `Could not load the song: ${m}` }));
-  } }, async (signal) => {
-    title.textContent = 'Loading the song…';
+  const songDone = load('story', storyHeader, async (signal) => {
     const song = await api.songStory(id, w, signal);
-    storyEl.removeAttribute('aria-busy');
-    if (!song) {
-      title.textContent = 'Song story';
-      $('.story-artists', storyEl).textContent = '';
-      stats.replaceChildren(Object.assign(document.createElement('p'), { className: 'status empty', textContent: `There is no song with id ${id}: it may have been deleted. Pick a song from the charts below.` }));
-      return;
-    }
+    if (!song) return storyHeader.missing(id);
     name = song.name;
-    title.textContent = song.name;
-    $('.story-artists', storyEl).textContent = song.artists.filter(Boolean).join(', ');
-    stats.replaceChildren(
-      ...views.storyStats(song.usage, state.serviceTypes).map(([term, value]) => {
-        const pair = document.createElement('div');
-        const dt = document.createElement('dt');
-        dt.textContent = term;
-        const dd = document.createElement('dd');
-        dd.textContent = String(value);
-        pair.append(dt, dd);
-        return pair;
-      }),
-    );
+    storyHeader.show(song, state.serviceTypes);
   });
   load('strip', panels.strip, async (signal) => {
     const buckets = await api.timeline(w, bucket, signal, id);
     await songDone;
-    if (!name) return panels.strip.empty('No history to show.');
+    if (!name) return panels.strip.settle();
     if (!buckets.some((b) => b.performances > 0)) {
       return panels.strip.empty(`${name} was not sung in this window. Widen the window to see its history.`, [
         { label: 'Show all time', run: () => navigate({ from: null, to: null }) },
@@ -333,7 +310,7 @@ function loadStory() {
   load('with', panels.sungWith, async (signal) => {
     const rows = (await api.sungWith(id, w, WITH_LIMIT, signal)).filter((r) => r.together > 0);
     await songDone;
-    if (!name) return panels.sungWith.empty('No songs to show.');
+    if (!name) return panels.sungWith.settle();
     if (!rows.length) return panels.sungWith.empty(`${name} shared no service with another song in this window.`);
     panels.sungWith.show(views.sungWithView(name, rows, openSong));
   });

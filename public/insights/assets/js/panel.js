@@ -108,6 +108,7 @@ export class Panel {
 
   settle() {
     clearTimeout(this.slowTimer);
+    this.status.hidden = true;
     this.host.removeAttribute('aria-busy');
     this.body.classList.remove('is-loading');
   }
