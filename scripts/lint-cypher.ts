@@ -8,7 +8,8 @@
  *   npm run lint:cypher   ->   "<N> statements, <P> problems"; exit code 1 when P > 0
  */
 import { lintCypherQuery, testData, type DbSchema } from '@neo4j-cypher/language-support';
-import { SCHEMA_CYPHER } from '../src/store/neo4j/migrations';
+import { ANALYTICS_CYPHER, ANALYTICS_PARAMS } from '../src/store/neo4j/analytics-statements';
+import { DATA_MIGRATION_CYPHER, SCHEMA_CYPHER } from '../src/store/neo4j/migrations';
 import {
   CYPHER,
   GRAPH_VOCABULARY,
@@ -33,6 +34,7 @@ function sample(type: ParamType): unknown {
   const base = type.replace('?', '');
   if (base === 'INTEGER') return 1;
   if (base === 'STRING') return 'text';
+  if (base === 'BOOLEAN') return true;
   if (base === 'LIST<INTEGER>') return [1];
   if (base === 'LIST<STRING>') return ['text'];
   throw new Error(`no sample for parameter type ${type}`);
@@ -59,13 +61,19 @@ export function allStatements(): Statement[] {
     text,
     params: PARAMS[name as keyof typeof PARAMS] as ParamDecl,
   }));
+  const analytics = Object.entries(ANALYTICS_CYPHER).map(([name, text]) => ({
+    name: `analytics.${name}`,
+    text,
+    params: ANALYTICS_PARAMS[name as keyof typeof ANALYTICS_PARAMS] as ParamDecl,
+  }));
+  const data = Object.entries(DATA_MIGRATION_CYPHER).map(([name, text]) => ({ name: `data.${name}`, text, params: {} }));
   const schema = Object.entries(SCHEMA_CYPHER).map(([name, text]) => ({ name: `schema.${name}`, text, params: {} }));
   const maintenance = Object.entries(MAINTENANCE_CYPHER).map(([name, text]) => ({
     name: `maintenance.${name}`,
     text,
     params: MAINTENANCE_PARAMS[name as keyof typeof MAINTENANCE_PARAMS] as ParamDecl,
   }));
-  return [...store, ...schema, ...maintenance];
+  return [...store, ...analytics, ...schema, ...data, ...maintenance];
 }
 
 /** Every `$name` the statement uses must be declared, and every declared one used. */

@@ -10,7 +10,13 @@
  * statement's final RETURN names, and Integer columns come back as neo4j Integers.
  */
 import neo4j, { Neo4jError, Record as Neo4jRecord, isInt, type Driver, type Integer } from 'neo4j-driver';
-import { CYPHER, type StatementName } from '../../src/store/neo4j/statements';
+import { ANALYTICS_CYPHER } from '../../src/store/neo4j/analytics-statements';
+import { CYPHER, type StatementName as StoreStatementName } from '../../src/store/neo4j/statements';
+import { ANALYTICS_STATEMENTS } from './neo4j-sim-analytics';
+
+/** The store's statements and its analytics statements (./neo4j-sim-analytics.ts). */
+type StatementName = StoreStatementName | keyof typeof ANALYTICS_CYPHER;
+const ALL_CYPHER: Record<StatementName, string> = { ...CYPHER, ...ANALYTICS_CYPHER };
 
 type Params = Record<string, unknown>;
 type Row = Record<string, unknown>;
@@ -96,7 +102,7 @@ function uniqueUsernameKey(g: Graph, key: string, id: number) {
   }
 }
 
-const STATEMENTS: Record<StatementName, (g: Graph, p: Params) => Row[]> = {
+const STORE_STATEMENTS: Record<StoreStatementName, (g: Graph, p: Params) => Row[]> = {
   listSongs: (g) => byId(g.songs).map(songRow),
   songsByIds: (g, p) => nums(p.ids).map((id, i) => ({ i: int(i), ...songRow(g.songs.get(id)) })),
   songsByArtistKey: (g, p) => byId(g.songs).filter((s) => s.keys.includes(p.artistKey as string)).map(songRow),
@@ -326,10 +332,12 @@ export function returnColumns(cypher: string): string[] | null {
   });
 }
 
+const STATEMENTS: Record<StatementName, (g: Graph, p: Params) => Row[]> = { ...STORE_STATEMENTS, ...ANALYTICS_STATEMENTS };
+
 const byText = new Map<string, StatementName>(
-  (Object.entries(CYPHER) as [StatementName, string][]).map(([name, text]) => [text, name]),
+  (Object.entries(ALL_CYPHER) as [StatementName, string][]).map(([name, text]) => [text, name]),
 );
-if (byText.size !== Object.keys(CYPHER).length) {
+if (byText.size !== Object.keys(ALL_CYPHER).length) {
   throw new Error('two statements in src/store/neo4j/statements.ts have the same text');
 }
 

@@ -1,13 +1,111 @@
-import type { AnalyticsStore } from '../analytics-types';
+import type { ManagedTransaction, Record as Neo4jRecord } from 'neo4j-driver';
+import type { ServiceType } from '../../generated/graphql';
+import { boundsOf, NO_LIMIT, usageStats, type UsageColumns } from '../analytics-shape';
+import type { AnalyticsStore, AnalyticsWindow, SongUsageQuery } from '../analytics-types';
+import { ANALYTICS_CYPHER, ANALYTICS_PARAMS, type AnalyticsStatementName } from './analytics-statements';
+import { checkParams, fromInt, toInt, toSong } from './values';
 
-const pending = () => Promise.reject(new Error('analytics are not yet implemented on Neo4j'));
+type Tx = Pick<ManagedTransaction, 'run'>;
+export type Reader = <T>(work: (tx: Tx) => Promise<T>) => Promise<T>;
 
-/** Placeholder until the Cypher statements land. */
-export const neo4jAnalyticsPending: AnalyticsStore = {
-  songUsage: pending,
-  usageOfSongs: pending,
-  songsSungWith: pending,
-  serviceSpan: pending,
-  usageTimeline: pending,
-  artistUsage: pending,
+const intOrNull = (v: unknown, what: string) => (v === null || v === undefined ? null : fromInt(v, what));
+
+const columns = (r: Neo4jRecord): UsageColumns => ({
+  times: fromInt(r.get('times'), 'times'),
+  first: intOrNull(r.get('first'), 'first'),
+  last: intOrNull(r.get('last'), 'last'),
+  openers: fromInt(r.get('openers'), 'openers'),
+  closers: fromInt(r.get('closers'), 'closers'),
+  perType: {
+    SUN_AM: { times: fromInt(r.get('sunAm'), 'count'), last: intOrNull(r.get('sunAmLast'), 'date') },
+    SUN_PM: { times: fromInt(r.get('sunPm'), 'count'), last: intOrNull(r.get('sunPmLast'), 'date') },
+    WED: { times: fromInt(r.get('wed'), 'count'), last: intOrNull(r.get('wedLast'), 'date') },
+  },
+});
+
+const windowParams = (w: AnalyticsWindow) => {
+  const { from, to } = boundsOf(w);
+  return { from: toInt(from), to: toInt(to), serviceTypes: [...w.serviceTypes] };
 };
+
+const total = (rows: Neo4jRecord[]) => (rows.length ? fromInt(rows[0].get('total'), 'total') : 0);
+
+/** The analytics reads of the Neo4j store (./analytics-statements.ts), each one statement. */
+export class Neo4jAnalytics implements AnalyticsStore {
+  constructor(private readonly read: Reader) {}
+
+  private run(name: AnalyticsStatementName, params: Record<string, unknown>): Promise<Neo4jRecord[]> {
+    checkParams(name, ANALYTICS_PARAMS[name], params);
+    return this.read(async (tx) => (await tx.run(ANALYTICS_CYPHER[name], params)).records);
+  }
+
+  async songUsage(q: SongUsageQuery) {
+    const first = q.firstIn ? boundsOf(q.firstIn) : null;
+    const rows = await this.run('songUsage', {
+      ...windowParams(q.window),
+      includeUnsung: q.includeUnsung,
+      lastBefore: q.lastBefore === undefined ? null : toInt(q.lastBefore),
+      firstFrom: first ? toInt(first.from) : null,
+      firstTo: first ? toInt(first.to) : null,
+      sort: q.sort,
+      offset: toInt(q.offset ?? 0),
+      limit: toInt(q.limit ?? NO_LIMIT),
+    });
+    return {
+      items: rows.map((r) => ({ song: toSong(r), ...usageStats(columns(r), q.window) })),
+      total: total(rows),
+    };
+  }
+
+  async usageOfSongs(songIds: readonly number[], window: AnalyticsWindow) {
+    if (songIds.length === 0) return [];
+    const rows = await this.run('usageOfSongs', { ...windowParams(window), ids: songIds.map(toInt) });
+    return rows.map((r) => usageStats(columns(r), window));
+  }
+
+  async songsSungWith(songId: number, window: AnalyticsWindow, limit: number) {
+    const rows = await this.run('songsSungWith', { ...windowParams(window), songId: toInt(songId), limit: toInt(limit) });
+    return rows.map((r) => ({
+      song: toSong(r),
+      together: fromInt(r.get('together'), 'together'),
+      jaccard: r.get('jaccard') as number,
+    }));
+  }
+
+  async serviceSpan(serviceTypes: ServiceType[]) {
+    const [row] = await this.run('serviceSpan', { serviceTypes: [...serviceTypes] });
+    const [first, last] = [intOrNull(row?.get('first'), 'date'), intOrNull(row?.get('last'), 'date')];
+    return first === null || last === null ? null : { first, last };
+  }
+
+  async usageTimeline(buckets: readonly { start: number; end: number }[], serviceTypes: ServiceType[], songId: number | null) {
+    if (buckets.length === 0) return [];
+    const rows = await this.run('usageTimeline', {
+      buckets: buckets.map((b) => ({ startMs: toInt(b.start), endMs: toInt(b.end) })),
+      serviceTypes: [...serviceTypes],
+      songId: songId === null ? null : toInt(songId),
+    });
+    return rows.map((r) => ({
+      start: fromInt(r.get('start'), 'bucket start'),
+      services: fromInt(r.get('services'), 'services'),
+      performances: fromInt(r.get('performances'), 'performances'),
+      distinctSongs: fromInt(r.get('distinctSongs'), 'distinct songs'),
+    }));
+  }
+
+  async artistUsage(window: AnalyticsWindow, page: { limit?: number; offset?: number }) {
+    const rows = await this.run('artistUsage', {
+      ...windowParams(window),
+      offset: toInt(page.offset ?? 0),
+      limit: toInt(page.limit ?? NO_LIMIT),
+    });
+    return {
+      items: rows.map((r) => ({
+        artist: r.get('artist') as string,
+        timesSung: fromInt(r.get('timesSung'), 'times sung'),
+        songs: fromInt(r.get('songs'), 'songs'),
+      })),
+      total: total(rows),
+    };
+  }
+}

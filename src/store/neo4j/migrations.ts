@@ -19,6 +19,19 @@ export const SCHEMA_CYPHER = {
   sequenceName: 'CREATE CONSTRAINT sequence_name IF NOT EXISTS FOR (q:Sequence) REQUIRE q.name IS UNIQUE',
   // Range index: serves before/after/between as one seek, and the ORDER BY date.
   serviceDate: 'CREATE RANGE INDEX service_date IF NOT EXISTS FOR (v:Service) ON (v.date)',
+  // Analytics windows: a range seek over the links' copies of their service dates.
+  performedInDate: 'CREATE RANGE INDEX performed_in_date IF NOT EXISTS FOR ()-[r:PERFORMED_IN]-() ON (r.date)',
+} as const;
+
+/**
+ * Data fixes applied after the schema at every start; each is idempotent and touches nothing once
+ * done. `linkCopies` fills the service date and type on links written before analytics existed.
+ */
+export const DATA_MIGRATION_CYPHER = {
+  linkCopies: `
+MATCH (:Song)-[r:PERFORMED_IN]->(v:Service)
+WHERE r.date IS NULL OR r.serviceType IS NULL
+SET r.date = v.date, r.serviceType = v.serviceType`,
 } as const;
 
 /**
@@ -28,7 +41,7 @@ export const SCHEMA_CYPHER = {
 export async function migrateNeo4j(driver: Driver, database?: string): Promise<void> {
   const session = driver.session({ database, defaultAccessMode: neo4j.session.WRITE });
   try {
-    for (const statement of Object.values(SCHEMA_CYPHER)) {
+    for (const statement of [...Object.values(SCHEMA_CYPHER), ...Object.values(DATA_MIGRATION_CYPHER)]) {
       try {
         await session.executeWrite((tx) => tx.run(statement));
       } catch (err) {

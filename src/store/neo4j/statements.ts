@@ -25,7 +25,8 @@
  */
 
 /** Parameter types as Cypher names them; `?` means null is allowed (patch fields). */
-export type ScalarType = 'INTEGER' | 'INTEGER?' | 'STRING' | 'STRING?' | 'LIST<INTEGER>' | 'LIST<STRING>' | 'LIST<STRING>?';
+export type ScalarType =
+  | 'INTEGER' | 'INTEGER?' | 'STRING' | 'STRING?' | 'BOOLEAN' | 'LIST<INTEGER>' | 'LIST<STRING>' | 'LIST<STRING>?';
 /** A list of maps, one per row of an UNWIND, each with these fields. */
 export interface RowsType {
   rows: Record<string, ScalarType>;
@@ -48,6 +49,17 @@ const CREDENTIALS = `${USER}, u.passwordHash AS passwordHash, u.tokenVersion AS 
 const nextId = (kind: string) => `MERGE (q:Sequence {name: '${kind}'})
   ON CREATE SET q.value = 0
 SET q.value = q.value + 1`;
+
+/**
+ * Links carry a copy of their service's date and type for analytics (./analytics-statements.ts):
+ * every statement that creates a link or changes a service sets it in the same transaction. A
+ * unit subquery, so the outer row count is unchanged.
+ */
+const COPY_TO_LINKS = `WITH v
+CALL (v) {
+  MATCH (:Song)-[l:PERFORMED_IN]->(v)
+  SET l.date = v.date, l.serviceType = v.serviceType
+}`;
 
 /**
  * Batch reads keep the caller's order and length: `i` is each id's index in `$ids`, OPTIONAL MATCH
@@ -110,6 +122,7 @@ RETURN ${SERVICE}`,
   updateService: `
 MATCH (v:Service {id: $id})
 SET v.date = coalesce($date, v.date), v.serviceType = coalesce($serviceType, v.serviceType)
+${COPY_TO_LINKS}
 RETURN ${SERVICE}`,
   deleteService: `
 MATCH (v:Service {id: $id})
@@ -155,6 +168,7 @@ WITH v, s, coalesce(max(other.position), 0) + 1 AS nextPosition
 MERGE (s)-[r:PERFORMED_IN]->(v)
   ON CREATE SET r.seq = $seq, r.position = coalesce($position, nextPosition)
   ON MATCH SET r.position = coalesce($position, r.position)
+SET r.date = v.date, r.serviceType = v.serviceType
 RETURN r.position AS position`,
   unlinkSong: `
 MATCH (:Song {id: $songId})-[r:PERFORMED_IN]->(:Service {id: $serviceId})
@@ -171,7 +185,7 @@ WITH v, i, $songIds[i] AS songId
 MATCH (s:Song {id: songId})
 MERGE (s)-[r:PERFORMED_IN]->(v)
   ON CREATE SET r.seq = $base + i + 1
-SET r.position = i + 1
+SET r.position = i + 1, r.date = v.date, r.serviceType = v.serviceType
 RETURN count(r) AS linked`,
 
   // Users
@@ -238,7 +252,8 @@ SET s.name = row.name, s.artists = row.artists`,
   importServices: `
 UNWIND $rows AS row
 MERGE (v:Service {id: row.id})
-SET v.date = row.date, v.serviceType = row.serviceType`,
+SET v.date = row.date, v.serviceType = row.serviceType
+${COPY_TO_LINKS}`,
   importUsers: `
 UNWIND $rows AS row
 MERGE (u:User {id: row.id})
@@ -249,7 +264,7 @@ UNWIND $rows AS row
 MATCH (s:Song {id: row.songId})
 MATCH (v:Service {id: row.serviceId})
 MERGE (s)-[r:PERFORMED_IN]->(v)
-SET r.position = row.position, r.seq = row.seq`,
+SET r.position = row.position, r.seq = row.seq, r.date = v.date, r.serviceType = v.serviceType`,
   /** Raise, never lower: the target may already have issued higher ids than the snapshot. */
   raiseSequences: `
 UNWIND $rows AS row

@@ -22,7 +22,7 @@ import type {
   UserPatch,
   UserRecord,
 } from '../types';
-import { neo4jAnalyticsPending } from './analytics';
+import { Neo4jAnalytics } from './analytics';
 import { NEO4J_TIMEOUTS, isUniquenessViolation, toStoreError } from './driver';
 import { CYPHER, PARAMS, type StatementName } from './statements';
 import {
@@ -83,12 +83,14 @@ export class Neo4jStore implements Store {
     private readonly options: Neo4jStoreOptions = {},
   ) {}
 
-  songUsage = neo4jAnalyticsPending.songUsage;
-  usageOfSongs = neo4jAnalyticsPending.usageOfSongs;
-  songsSungWith = neo4jAnalyticsPending.songsSungWith;
-  serviceSpan = neo4jAnalyticsPending.serviceSpan;
-  usageTimeline = neo4jAnalyticsPending.usageTimeline;
-  artistUsage = neo4jAnalyticsPending.artistUsage;
+  // Analytics (./analytics.ts), each one read transaction.
+  private readonly analytics = new Neo4jAnalytics((work) => this.read(work));
+  songUsage: Store['songUsage'] = (q) => this.analytics.songUsage(q);
+  usageOfSongs: Store['usageOfSongs'] = (ids, w) => this.analytics.usageOfSongs(ids, w);
+  songsSungWith: Store['songsSungWith'] = (id, w, limit) => this.analytics.songsSungWith(id, w, limit);
+  serviceSpan: Store['serviceSpan'] = (types) => this.analytics.serviceSpan(types);
+  usageTimeline: Store['usageTimeline'] = (buckets, types, songId) => this.analytics.usageTimeline(buckets, types, songId);
+  artistUsage: Store['artistUsage'] = (w, page) => this.analytics.artistUsage(w, page);
 
   private async transact<T>(
     mode: 'READ' | 'WRITE',

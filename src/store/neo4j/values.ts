@@ -31,6 +31,8 @@ function matches(type: ScalarType, value: unknown): boolean {
       return isInt(value);
     case 'STRING':
       return typeof value === 'string';
+    case 'BOOLEAN':
+      return typeof value === 'boolean';
     case 'LIST<INTEGER>':
       return Array.isArray(value) && value.every((v) => isInt(v));
     case 'LIST<STRING>':

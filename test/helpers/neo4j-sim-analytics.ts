@@ -1,0 +1,114 @@
+/**
+ * The analytics statements (src/store/neo4j/analytics-statements.ts) for the simulated Neo4j of
+ * ./neo4j-sim.ts. Each answers from the reference implementation (./analytics-reference.ts) over
+ * the simulated graph, returning exactly the statement's RETURN columns with Integers where Cypher
+ * returns them. It therefore checks the adapter's TypeScript (parameters, conversions, column
+ * names, shaping) and NOT the Cypher, which only the linter and a real Neo4j check.
+ */
+import neo4j, { isInt, type Integer } from 'neo4j-driver';
+import type { ServiceType } from '../../src/generated/graphql';
+import type { AnalyticsWindow, SongUsageQuery, UsageStats } from '../../src/store/analytics-types';
+import type { AnalyticsStatementName } from '../../src/store/neo4j/analytics-statements';
+import type { Snapshot } from '../../src/store/types';
+import { Reference } from './analytics-reference';
+
+type Params = Record<string, unknown>;
+type Row = Record<string, unknown>;
+
+/** What the simulated graph holds, as far as analytics read it. */
+export interface AnalyticsGraph {
+  songs: Map<number, { id: number; name: string; artists: string[] }>;
+  services: Map<number, { id: number; date: number; serviceType: string }>;
+  links: Map<string, { serviceId: number; songId: number; position: number; seq: number }>;
+}
+
+const num = (v: unknown): number => {
+  if (!isInt(v)) throw new TypeError(`simulated Neo4j: expected an Integer parameter, got ${typeof v}`);
+  return v.toNumber();
+};
+const int = (n: number): Integer => neo4j.int(n);
+const intOrNull = (n: number | null) => (n === null ? null : int(n));
+
+function reference(g: AnalyticsGraph): Reference {
+  const sorted = <T extends { id: number }>(m: Map<number, T>) => [...m.values()].sort((a, b) => a.id - b.id);
+  return new Reference({
+    songs: sorted(g.songs).map((s) => ({ id: s.id, name: s.name, artists: [...s.artists] })),
+    services: sorted(g.services).map((v) => ({ id: v.id, date: v.date, serviceType: v.serviceType as ServiceType })),
+    links: [...g.links.values()].sort((a, b) => a.seq - b.seq),
+  } as Snapshot);
+}
+
+const windowOf = (p: Params): AnalyticsWindow => ({
+  from: num(p.from),
+  to: num(p.to),
+  serviceTypes: p.serviceTypes as ServiceType[],
+});
+
+/** The stats columns of the statements: every type's count and last date, zero outside the filter. */
+function statsColumns(s: UsageStats): Row {
+  const type = (t: ServiceType) => s.byServiceType.find((x) => x.serviceType === t);
+  const perType = (t: ServiceType) => [int(type(t)?.timesSung ?? 0), intOrNull(type(t)?.lastSung ?? null)];
+  const [sunAm, sunAmLast] = perType('SUN_AM');
+  const [sunPm, sunPmLast] = perType('SUN_PM');
+  const [wed, wedLast] = perType('WED');
+  return {
+    times: int(s.timesSung),
+    first: intOrNull(s.firstSung),
+    last: intOrNull(s.lastSung),
+    openers: int(s.asOpener),
+    closers: int(s.asCloser),
+    sunAm,
+    sunAmLast,
+    sunPm,
+    sunPmLast,
+    wed,
+    wedLast,
+  };
+}
+
+const numOrUndefined = (v: unknown) => (v === null ? undefined : num(v));
+
+export const ANALYTICS_STATEMENTS: Record<AnalyticsStatementName, (g: AnalyticsGraph, p: Params) => Row[]> = {
+  songUsage: (g, p) => {
+    const q: SongUsageQuery = {
+      window: windowOf(p),
+      sort: p.sort as SongUsageQuery['sort'],
+      includeUnsung: p.includeUnsung as boolean,
+      lastBefore: numOrUndefined(p.lastBefore),
+      firstIn: p.firstFrom === null ? undefined : { from: num(p.firstFrom), to: num(p.firstTo) },
+      offset: num(p.offset),
+      limit: num(p.limit),
+    };
+    const { items, total } = reference(g).songUsage(q);
+    return items.map((r) => ({
+      total: int(total),
+      id: int(r.song.id),
+      name: r.song.name,
+      artists: r.song.artists,
+      ...statsColumns(r),
+    }));
+  },
+  usageOfSongs: (g, p) => {
+    const ref = reference(g);
+    return (p.ids as unknown[]).map(num).map((id, i) => ({ i: int(i), ...statsColumns(ref.stats(id, windowOf(p))) }));
+  },
+  songsSungWith: (g, p) =>
+    reference(g)
+      .songsSungWith(num(p.songId), windowOf(p), num(p.limit))
+      .map((r) => ({ id: int(r.song.id), name: r.song.name, artists: r.song.artists, together: int(r.together), jaccard: r.jaccard })),
+  serviceSpan: (g, p) => {
+    const span = reference(g).serviceSpan(p.serviceTypes as ServiceType[]);
+    return [{ first: intOrNull(span?.first ?? null), last: intOrNull(span?.last ?? null) }];
+  },
+  usageTimeline: (g, p) => {
+    const buckets = (p.buckets as Row[]).map((b) => ({ start: num(b.startMs), end: num(b.endMs) }));
+    const songId = p.songId === null ? null : num(p.songId);
+    return reference(g)
+      .usageTimeline(buckets, p.serviceTypes as ServiceType[], songId)
+      .map((b, i) => ({ i: int(i), start: int(b.start), services: int(b.services), performances: int(b.performances), distinctSongs: int(b.distinctSongs) }));
+  },
+  artistUsage: (g, p) => {
+    const { items, total } = reference(g).artistUsage(windowOf(p), { offset: num(p.offset), limit: num(p.limit) });
+    return items.map((r) => ({ total: int(total), artist: r.artist, timesSung: int(r.timesSung), songs: int(r.songs) }));
+  },
+};
