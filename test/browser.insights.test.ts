@@ -161,6 +161,10 @@ describeWithBrowser('Insights page (headless Chromium, demo data)', (chromiumPat
       expect(size.width).toBeGreaterThan(100);
       expect(size.height).toBeGreaterThan(100);
     }
+    // Screen readers hear the summary, not ECharts' raw data tuples.
+    expect(await page.$eval('[data-chart="top"]', (e) => e.getAttribute('aria-label'))).toContain(
+      `Most sung: ${api[0].song.name}`,
+    );
     await shoot(g, 'overview');
     if (process.env.INSIGHTS_DOCS_SCREENSHOT) {
       await page.setViewport({ width: 1280, height: 900 });

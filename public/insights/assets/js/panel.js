@@ -23,13 +23,14 @@ export function songButton(song) {
 /** Base options every chart shares: ARIA description on, tooltips drawn on the canvas (no inline HTML styles, so the strict CSP holds). */
 const reducedMotion = window.matchMedia('(prefers-reduced-motion: reduce)');
 
-function withDefaults(option) {
+function withDefaults(option, description) {
   return {
     animation: !reducedMotion.matches,
     animationDuration: 300,
     textStyle: { fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif' },
     ...option,
-    aria: { enabled: true, ...option.aria },
+    // Our own description: ECharts' generated one reads out raw data tuples.
+    aria: { enabled: true, label: { description }, ...option.aria },
     tooltip: { confine: true, renderMode: 'richText', ...option.tooltip },
   };
 }
@@ -63,7 +64,7 @@ export class Panel {
       tabindex: '0',
       role: 'group',
       'aria-roledescription': 'chart',
-      'aria-describedby': `${id}-summary ${id}-keys`,
+      'aria-describedby': `${id}-keys`,
       'data-chart': name,
     });
     this.keysHint = el('p', {
@@ -166,7 +167,8 @@ export class Panel {
       this.chart = window.echarts.init(this.chartEl, null, { renderer: 'canvas' });
       this.chart.on('click', (params) => this.onChartClick?.(params));
     }
-    this.chart.setOption(withDefaults(option), { notMerge: true });
+    const description = `Chart of ${this.label}. ${summary ?? ''} The Table button shows every number.`;
+    this.chart.setOption(withDefaults(option, description), { notMerge: true });
     this.chart.resize();
   }
 
