@@ -217,6 +217,33 @@ describeWithBrowser('Insights page (headless Chromium, demo data)', (chromiumPat
       expect(cells.find(([x, y]) => x === i && y === j)?.[2]).toBe(Number(together));
     }
 
+    // The timeline by week, and the rotation over 4 weeks: the URL says so, the numbers are the API's.
+    await page.select('select[name="bucket"]', 'WEEK');
+    await settled(page);
+    expect(new URL(page.url()).searchParams.get('bucket')).toBe('WEEK');
+    const weeks = (
+      await api<{ usageTimeline: { services: number; distinctSongs: number }[] }>(
+        '{ usageTimeline(bucket: WEEK) { services distinctSongs } }',
+      )
+    ).usageTimeline;
+    expect((await tableRows(page, 'timeline')).map((r) => [Number(r[1]), Number(r[2])])).toEqual(
+      weeks.map((b) => [b.services, b.distinctSongs]),
+    );
+    await page.$eval('input[name="weeks"]', (el) => {
+      (el as HTMLInputElement).value = '4';
+      el.dispatchEvent(new Event('change', { bubbles: true }));
+    });
+    await settled(page);
+    expect(new URL(page.url()).searchParams.get('weeks')).toBe('4');
+    const today = new Date().toISOString().slice(0, 10); // the test server's zone is UTC
+    const cutoff = new Date(Date.parse(today) - 28 * 86_400_000).toISOString().slice(0, 10);
+    const rotation = (
+      await api<{ songsNotSungSince: { song: { name: string } }[] }>(
+        `{ songsNotSungSince(date: "${cutoff}") { song { name } } }`,
+      )
+    ).songsNotSungSince;
+    expect((await tableRows(page, 'rotation')).map((r) => r[0])).toEqual(rotation.map((r) => r.song.name));
+
     // The toggle swaps the chart for the table, and back.
     await click(page, '[data-view="top"] .table-toggle');
     expect(await page.$eval('[data-table="top"]', (e) => (e as HTMLElement).hidden)).toBe(false);
@@ -475,5 +502,25 @@ describeWithBrowser('Insights page (headless Chromium, demo data)', (chromiumPat
     expect(r.bad).toBe(4);
     expect(r.buckets).toEqual(['WEEK', 'MONTH', 'MONTH']);
     expectClean(g);
+  });
+
+  it('with no services recorded yet, says how to add some', async () => {
+    const fresh = await startTestServer();
+    try {
+      const g = await guardedPage(browser);
+      pages.push(g);
+      await g.page.goto(`${fresh.url.replace('localhost', '127.0.0.1')}/insights`, { waitUntil: 'load' });
+      await settled(g.page);
+      const status = await text(g.page, '[data-view="top"] .status.empty');
+      expect(status).toContain('no services have been recorded');
+      expect(status).toContain('npm run seed');
+      expect(await text(g.page, '[data-view="timeline"] .status.empty')).toContain('no services have been recorded');
+      expect(await text(g.page, '[data-view="rotation"] .status.empty')).toMatch(/^No songs yet/);
+      expect(await text(g.page, '[data-view="new"] .status.empty')).toContain('no services have been recorded');
+      await shoot(g, 'no-data');
+      expectClean(g);
+    } finally {
+      await fresh.close();
+    }
   });
 });

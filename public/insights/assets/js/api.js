@@ -86,6 +86,11 @@ export async function sungWith(songId, window, limit, signal) {
   return d.songsSungWith;
 }
 
+/** Whether any song is recorded at all (to tell an empty store from an empty answer). */
+export async function anySongs(signal) {
+  return (await gql('{ songs(limit: 1) { id } }', signal)).songs.length > 0;
+}
+
 export async function songStory(songId, window, signal) {
   const d = await gql(
     `{ song(id: ${Number(songId)}) { id name artists usage${args(window)} {

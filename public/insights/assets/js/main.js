@@ -235,6 +235,7 @@ function loadTimeline() {
 function loadNewSongs() {
   load('new', panels.newSongs, async (signal) => {
     const rows = await api.newSongs(windowArgs(state), signal);
+    if (!rows.length && !state.from && !state.to) return panels.newSongs.empty(...emptyWindow('new songs'));
     if (!rows.length) {
       return panels.newSongs.empty('No song was sung for the first time in this window. Widen the window to see when songs came in.', [
         { label: 'Show all time', run: () => navigate({ from: null, to: null }) },
@@ -250,6 +251,11 @@ function loadRotation() {
     neverList.replaceChildren();
     const rows = await api.notSungSince(cutoff, windowArgs(state).serviceTypes, signal);
     if (!rows.length) {
+      if (!(await api.anySongs(signal))) {
+        return panels.rotation.empty(
+          'No songs yet. Add songs through the API (POST /api/v1/songs, as an ADMIN), or load the demo data with "npm run seed".',
+        );
+      }
       return panels.rotation.empty(
         `Every song has been sung in the last ${state.weeks} weeks (since ${fmtCalendarDay(cutoff)}). Lower the number of weeks to see which were sung least recently.`,
       );
