@@ -399,6 +399,8 @@ describeWithBrowser('Insights page (headless Chromium, demo data)', (chromiumPat
       expect(size.width).toBeLessThanOrEqual(390);
     }
     await shoot(g, 'phone');
+    await shoot(g, 'phone-top', '[data-view="top"]');
+    await shoot(g, 'phone-pairs', '[data-view="pairs"]');
     expectClean(g);
   });
 

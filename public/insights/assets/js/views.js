@@ -10,13 +10,16 @@ const VERMILION = '#D55E00';
 const ROW = 30;
 const WEEK_MS = 7 * 86_400_000;
 
+/** Phones get shorter song names beside the bars (the full name is in the tooltip and table). */
+const narrow = () => window.matchMedia('(max-width: 500px)').matches;
+
 const categoryAxis = (names, extra = {}) => ({
   type: 'category',
   data: names,
   inverse: true,
   triggerEvent: true,
   axisTick: { show: false },
-  axisLabel: { width: 150, overflow: 'truncate', ...extra },
+  axisLabel: { width: narrow() ? 100 : 150, overflow: 'truncate', ...extra },
 });
 const grid = (extra = {}) => ({ left: 8, right: 48, top: 36, bottom: 8, containLabel: true, ...extra });
 
@@ -243,8 +246,13 @@ export function pairsView(top, withLists, openSong) {
       tooltip: {
         formatter: (p) => `${names[p.value[1]]} + ${names[p.value[0]]}: together in ${plural(p.value[2], 'service')}`,
       },
-      xAxis: { type: 'category', data: names, axisLabel: { rotate: 40, width: 90, overflow: 'truncate', interval: 0 }, splitArea: { show: true } },
-      yAxis: categoryAxis(names, { width: 130 }),
+      xAxis: {
+        type: 'category',
+        data: names,
+        axisLabel: { rotate: narrow() ? 90 : 40, width: narrow() ? 70 : 90, overflow: 'truncate', interval: 0 },
+        splitArea: { show: true },
+      },
+      yAxis: categoryAxis(names, { width: narrow() ? 90 : 130 }),
       visualMap: {
         min: 0,
         max,
