@@ -1,18 +1,36 @@
 /**
  * The analytics statements of the SQLite store, one per analytic. They read performed_in's copies
  * of the service date and type (src/store/sqlite/analytics-schema.ts) through covering indexes,
- * never joining services. Parameters: @types is a JSON array of service types; @from/@to are
+ * never joining services, or (all time) the maintained totals. Parameters: @types is a JSON array of service types; @from/@to are
  * inclusive epoch-ms bounds (the widest integers when open); @allTime is 1 when both are open.
  */
 
-/** Per-song aggregates of one performance source (a covering index and its filter). */
-const perSong = (source: string) => `
-  SELECT song_id, count(*) AS times, min(service_date) AS first, max(service_date) AS last,
-    sum(is_opener) AS openers, sum(is_closer) AS closers,
-    sum(service_type = 'SUN_AM') AS sun_am, max(iif(service_type = 'SUN_AM', service_date, NULL)) AS sun_am_last,
-    sum(service_type = 'SUN_PM') AS sun_pm, max(iif(service_type = 'SUN_PM', service_date, NULL)) AS sun_pm_last,
-    sum(service_type = 'WED') AS wed, max(iif(service_type = 'WED', service_date, NULL)) AS wed_last
-  FROM ${source}
+/**
+ * Per (song, service type) counts: all time from song_usage_totals (maintained by triggers, see
+ * ./analytics-schema.ts), a window from its range of performed_in_date_usage. Exactly one branch
+ * runs: the other's WHERE is false before its first row, since @allTime is a constant.
+ * `songs` optionally narrows both to some songs.
+ */
+const typed = (songs = '') => `
+  SELECT song_id, service_type, times, first, last, openers, closers
+  FROM song_usage_totals
+  WHERE @allTime ${songs && `AND song_id IN ${songs}`}
+  UNION ALL
+  SELECT song_id, service_type, count(*), min(service_date), max(service_date), sum(is_opener), sum(is_closer)
+  FROM performed_in INDEXED BY ${songs ? 'performed_in_song_usage' : 'performed_in_date_usage'}
+  WHERE NOT @allTime AND service_date BETWEEN @from AND @to ${songs && `AND song_id IN ${songs}`}
+  GROUP BY song_id, service_type`;
+
+const pivot = (type: string, alias: string) =>
+  `sum(iif(service_type = '${type}', times, 0)) AS ${alias}, max(iif(service_type = '${type}', last, NULL)) AS ${alias}_last`;
+
+/** One row per song with usage in the window and types: totals and one pair of columns per type. */
+const perSong = (songs?: string) => `
+  SELECT song_id, sum(times) AS times, min(first) AS first, max(last) AS last,
+    sum(openers) AS openers, sum(closers) AS closers,
+    ${pivot('SUN_AM', 'sun_am')}, ${pivot('SUN_PM', 'sun_pm')}, ${pivot('WED', 'wed')}
+  FROM (${typed(songs)})
+  WHERE service_type IN (SELECT value FROM json_each(@types))
   GROUP BY song_id`;
 
 /** The stats columns every usage row carries, from an aggregate row `a` (null when unsung). */
@@ -25,19 +43,9 @@ const inTypes = (col: string) => `${col} IN (SELECT value FROM json_each(@types)
 const inWindow = (col: string) => `${col} BETWEEN @from AND @to`;
 
 export const ANALYTICS_SQL = {
-  /**
-   * Usage report, rotation and new songs. Exactly one of the two branches of `agg` runs: the
-   * other's WHERE is false before its first row, since @allTime is a constant. All time walks
-   * performed_in_song_usage in song order, so grouping needs no sort; a window reads only its
-   * range of performed_in_date_usage. The window function counts the rows of every page.
-   */
+  /** Usage report, rotation and new songs. The window function counts the rows of every page. */
   songUsage: `
-    WITH agg AS (
-      ${perSong(`performed_in INDEXED BY performed_in_song_usage WHERE @allTime AND ${inTypes('service_type')}`)}
-      UNION ALL
-      ${perSong(`performed_in INDEXED BY performed_in_date_usage
-                 WHERE NOT @allTime AND ${inWindow('service_date')} AND ${inTypes('service_type')}`)}
-    )
+    WITH agg AS (${perSong()})
     SELECT s.id, s.name, s.artists, ${statsColumns}, count(*) OVER () AS total
     FROM songs s LEFT JOIN agg a ON a.song_id = s.id
     WHERE (@includeUnsung OR a.song_id IS NOT NULL)
@@ -55,10 +63,7 @@ export const ANALYTICS_SQL = {
   /** Song.usage for a batch of songs: index lookups per song, in the window. */
   usageOfSongs: `
     WITH ids AS (SELECT DISTINCT value AS song_id FROM json_each(@songIds)),
-    agg AS (
-      ${perSong(`ids JOIN performed_in p INDEXED BY performed_in_song_usage USING (song_id)
-                 WHERE ${inTypes('p.service_type')} AND ${inWindow('p.service_date')}`)}
-    )
+    agg AS (${perSong('ids')})
     SELECT ids.song_id AS id, ${statsColumns}
     FROM ids LEFT JOIN agg a ON a.song_id = ids.song_id`,
 
@@ -124,12 +129,7 @@ export const ANALYTICS_SQL = {
    * window function.
    */
   artistUsage: `
-    WITH used AS (
-      ${perSong(`performed_in INDEXED BY performed_in_song_usage WHERE @allTime AND ${inTypes('service_type')}`)}
-      UNION ALL
-      ${perSong(`performed_in INDEXED BY performed_in_date_usage
-                 WHERE NOT @allTime AND ${inWindow('service_date')} AND ${inTypes('service_type')}`)}
-    ),
+    WITH used AS (${perSong()}),
     entries AS (
       SELECT artist_key(j.value) AS k, j.value AS spelling, s.id AS song_id
       FROM songs s, json_each(s.artists) j

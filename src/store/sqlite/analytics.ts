@@ -87,8 +87,7 @@ export class SqliteAnalytics {
 
   usageOfSongs(songIds: readonly number[], window: AnalyticsWindow) {
     const rows = this.all<StatsRow & { id: number }>('usageOfSongs', {
-      ...boundsOf(window),
-      types: JSON.stringify(window.serviceTypes),
+      ...windowParams(window),
       songIds: JSON.stringify(songIds),
     });
     const byId = new Map(rows.map((r) => [r.id, r]));

@@ -1,0 +1,243 @@
+/**
+ * `npm run bench:analytics` (also run at the end of `npm run bench`): the latency of every
+ * analytic through the API on three generated histories, and the plain join statement the
+ * all-time analytics must beat.
+ *
+ *   10y   1,000 songs, three services a week for 10 years      (~9,400 performances)
+ *   100y  1,000 songs, the same density for 100 years          (~94,000 performances)
+ *   1m    20,000 songs, 166,667 services over 100 years         (1,000,000 performances)
+ *
+ * Histories are written once through importSnapshot (so the triggers maintain the copies) and
+ * kept in $BENCH_ANALYTICS_DIR (default: the OS temp dir) for later runs. Each measurement is the
+ * median of `--runs` (5) timed requests after one warm-up, through the real server over HTTP.
+ *
+ * Checks (exit code 1 when one fails): window-bounded (one-year) analytics grow at most 1.5x from
+ * 10 to 100 years; each all-time analytic at 1m takes at most a tenth of the plain statement.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { loadConfig } from '../src/config';
+import { createLogger } from '../src/logger';
+import { startServer } from '../src/server';
+import { SqliteStore } from '../src/store/sqlite/store';
+import type { ServiceType } from '../src/generated/graphql';
+import type { Snapshot } from '../src/store/types';
+
+interface History {
+  id: '10y' | '100y' | '1m';
+  songs: number;
+  services: number;
+  years: number;
+  perService: number;
+}
+
+const HISTORIES: History[] = [
+  { id: '10y', songs: 1000, services: 1560, years: 10, perService: 6 },
+  { id: '100y', songs: 1000, services: 15600, years: 100, perService: 6 },
+  { id: '1m', songs: 20000, services: 166_667, years: 100, perService: 6 },
+];
+
+const FIRST_YEAR = 1926;
+const YEAR_MS = 365.25 * 86_400_000;
+const TYPES: ServiceType[] = ['SUN_AM', 'SUN_PM', 'WED'];
+
+function prng(seed: number) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Services evenly spread over the years; Zipf-skewed setlists of `perService` songs; 5% of songs never sung. */
+function snapshotOf(h: History): Snapshot {
+  const rand = prng(1010);
+  const songs = Array.from({ length: h.songs }, (_, i) => ({
+    id: i + 1,
+    name: `Song ${i + 1}`,
+    artists: [`Artist ${1 + Math.floor(rand() * (h.songs / 10))}`],
+  }));
+  const singable = Math.floor(h.songs * 0.95);
+  // Zipf(1) by inverse CDF over ranks: cheap for 20,000 songs.
+  const cdf: number[] = [];
+  let sum = 0;
+  for (let i = 0; i < singable; i++) cdf.push((sum += 1 / (i + 1)));
+  const draw = () => {
+    const r = rand() * sum;
+    let lo = 0;
+    let hi = singable - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (cdf[mid] < r) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo + 1;
+  };
+  const start = Date.UTC(FIRST_YEAR, 0, 3);
+  const step = (h.years * YEAR_MS) / h.services;
+  const services = Array.from({ length: h.services }, (_, i) => ({
+    id: i + 1,
+    date: Math.round(start + i * step),
+    serviceType: TYPES[i % 3],
+  }));
+  const links: Snapshot['links'] = [];
+  for (const v of services) {
+    const picked = new Set<number>();
+    while (picked.size < h.perService) picked.add(draw());
+    let position = 0;
+    for (const songId of picked) links.push({ serviceId: v.id, songId, position: ++position, seq: links.length + 1 });
+  }
+  return {
+    format: 'worship-records-snapshot',
+    version: 1,
+    songs,
+    services,
+    links,
+    users: [],
+    sequences: { song: h.songs, service: h.services, user: 0, link: links.length },
+  };
+}
+
+async function database(h: History, dir: string): Promise<string> {
+  const file = path.join(dir, `analytics-${h.id}-v1.db`);
+  if (fs.existsSync(file)) return file;
+  const started = Date.now();
+  const store = new SqliteStore(`${file}.tmp`);
+  await store.importSnapshot(snapshotOf(h));
+  await store.close();
+  fs.renameSync(`${file}.tmp`, file);
+  for (const ext of ['-wal', '-shm']) fs.rmSync(`${file}.tmp${ext}`, { force: true });
+  console.log(`  generated ${h.id} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  return file;
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+async function timed(runs: number, fn: () => Promise<unknown>): Promise<number> {
+  await fn();
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t = process.hrtime.bigint();
+    await fn();
+    times.push(Number(process.hrtime.bigint() - t) / 1e6);
+  }
+  return Math.round(median(times) * 10) / 10;
+}
+
+/** The plain statements: performed_in joined to services, grouped by song. */
+const PLAIN = {
+  usage: `
+    SELECT p.song_id, count(*), min(v.date), max(v.date),
+      sum(v.service_type = 'SUN_AM'), sum(v.service_type = 'SUN_PM'), sum(v.service_type = 'WED')
+    FROM performed_in p JOIN services v ON v.id = p.service_id
+    GROUP BY p.song_id`,
+  rotation: `
+    SELECT s.id, max(v.date) AS last
+    FROM songs s LEFT JOIN performed_in p ON p.song_id = s.id LEFT JOIN services v ON v.id = p.service_id
+    GROUP BY s.id HAVING last IS NULL OR last < ?
+    ORDER BY last, s.id`,
+};
+
+interface Analytic {
+  id: string;
+  /** One-year window (must grow at most 1.5x from 10y to 100y), or all time. */
+  scope: 'year' | 'all';
+  path: (year: { from: string; to: string }) => string;
+  /** The plain statement it is compared with (all-time, at 1m). */
+  plain?: keyof typeof PLAIN;
+}
+
+const ANALYTICS: Analytic[] = [
+  { id: 'songUsage', scope: 'year', path: (y) => `/api/v1/reports/songUsage?from=${y.from}&to=${y.to}` },
+  { id: 'songUsage', scope: 'all', path: () => '/api/v1/reports/songUsage', plain: 'usage' },
+  { id: 'songUsage (includeUnsung, by name)', scope: 'all', path: () => '/api/v1/reports/songUsage?includeUnsung=true&sort=NAME&limit=100', plain: 'usage' },
+  { id: 'notSungSince', scope: 'all', path: (y) => `/api/v1/songs/notSungSince/${y.from}`, plain: 'rotation' },
+  { id: 'newSongs', scope: 'year', path: (y) => `/api/v1/reports/newSongs?from=${y.from}&to=${y.to}` },
+  { id: 'sungWith', scope: 'year', path: (y) => `/api/v1/songs/1/sungWith?from=${y.from}&to=${y.to}` },
+  { id: 'sungWith', scope: 'all', path: () => '/api/v1/songs/1/sungWith' },
+  { id: 'timeline WEEK', scope: 'year', path: (y) => `/api/v1/reports/timeline?bucket=WEEK&from=${y.from}&to=${y.to}` },
+  { id: 'timeline YEAR', scope: 'all', path: () => '/api/v1/reports/timeline?bucket=YEAR' },
+  { id: 'artists', scope: 'year', path: (y) => `/api/v1/reports/artists?from=${y.from}&to=${y.to}` },
+  { id: 'artists', scope: 'all', path: () => '/api/v1/reports/artists' },
+  { id: 'song usage', scope: 'year', path: (y) => `/api/v1/songs/2/usage?from=${y.from}&to=${y.to}` },
+];
+
+export async function analyticsBench(argv: string[] = []): Promise<number> {
+  const runsAt = argv.indexOf('--runs');
+  const runs = runsAt >= 0 ? Number(argv[runsAt + 1]) : 5;
+  const only = argv.includes('--no-1m') ? HISTORIES.slice(0, 2) : HISTORIES;
+  const dir = process.env.BENCH_ANALYTICS_DIR ?? os.tmpdir();
+  const results: Record<string, Record<string, number>> = {};
+  const plain: Record<string, Record<string, number>> = {};
+  console.log('\nAnalytics (median ms through the API; plain = the join statement alone, in-process):');
+  for (const h of only) {
+    const file = await database(h, dir);
+    const lastYear = FIRST_YEAR + h.years - 1;
+    const year = { from: `${lastYear}-01-01`, to: `${lastYear}-12-31` };
+    const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', SQLITE_PATH: file, LOG_LEVEL: 'silent', NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(40), GRAPHQL_MAX_COST: '100000' });
+    const server = await startServer(config, createLogger('silent'));
+    const row: Record<string, number> = {};
+    try {
+      for (const a of ANALYTICS) {
+        const url = `${server.url}${a.path(year)}`;
+        row[`${a.id} [${a.scope}]`] = await timed(runs, async () => {
+          const res = await fetch(url);
+          if (!res.ok) throw new Error(`${url}: ${res.status} ${await res.text()}`);
+          await res.arrayBuffer();
+        });
+      }
+      const gql = JSON.stringify({ query: `{ songs(limit: 100) { id usage(from: "${year.from}", to: "${year.to}") { timesSung asOpener } } }` });
+      row['Song.usage x100 (GraphQL) [year]'] = await timed(runs, async () => {
+        const res = await fetch(`${server.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: gql });
+        if (!res.ok) throw new Error(`graphql: ${res.status}`);
+        await res.arrayBuffer();
+      });
+    } finally {
+      await server.close();
+    }
+    const db = new Database(file, { readonly: true });
+    const cutoff = Date.UTC(lastYear, 0, 1);
+    plain[h.id] = {
+      usage: await timed(Math.min(runs, 3), async () => db.prepare(PLAIN.usage).all()),
+      rotation: await timed(Math.min(runs, 3), async () => db.prepare(PLAIN.rotation).all(cutoff)),
+    };
+    db.close();
+    results[h.id] = row;
+  }
+
+  const names = Object.keys(results[only[0].id]);
+  const table = [['analytic', ...only.map((h) => h.id)], ...names.map((n) => [n, ...only.map((h) => String(results[h.id][n]))])];
+  table.push(...(['usage', 'rotation'] as const).map((p) => [`plain ${p} join [all]`, ...only.map((h) => String(plain[h.id][p]))]));
+  const widths = table[0].map((_, i) => Math.max(...table.map((r) => r[i].length)));
+  for (const r of table) console.log(r.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  '));
+
+  const failures: string[] = [];
+  for (const n of names.filter((x) => x.endsWith('[year]'))) {
+    const growth = results['100y'][n] / results['10y'][n];
+    // Below a few milliseconds the ratio is noise (the HTTP round trip dominates).
+    if (growth > 1.5 && results['100y'][n] > 5) failures.push(`${n}: ${growth.toFixed(2)}x from 10y to 100y`);
+  }
+  const big = only.at(-1)!;
+  for (const a of ANALYTICS.filter((x) => x.plain)) {
+    const n = `${a.id} [${a.scope}]`;
+    const ratio = results[big.id][n] / plain[big.id][a.plain!];
+    console.log(`${n} at ${big.id}: ${(ratio * 100).toFixed(1)}% of the plain ${a.plain} statement`);
+    if (ratio > 0.1) failures.push(`${n}: ${(ratio * 100).toFixed(1)}% of the plain statement (target <= 10%)`);
+  }
+  for (const f of failures) console.log(`CHECK FAILED ${f}`);
+  const out = path.join(__dirname, 'analytics-results.json');
+  fs.writeFileSync(out, `${JSON.stringify({ date: new Date().toISOString(), runs, node: process.version, cpus: os.cpus().length, loadAvg: os.loadavg(), results, plain, failures }, null, 2)}\n`);
+  console.log(`wrote ${path.relative(process.cwd(), out)}`);
+  return failures.length ? 1 : 0;
+}
+
+if (require.main === module) {
+  void analyticsBench(process.argv.slice(2)).then((code) => {
+    process.exitCode = code;
+  });
+}
