@@ -376,6 +376,14 @@ describeWithBrowser('Insights page (headless Chromium, demo data)', (chromiumPat
     expect(new URL(page.url()).searchParams.get('song')).toBe(String(second.song.id));
     expect(await text(page, '#story-h')).toBe(second.song.name);
 
+    // The heat map too: the first arrow press lands on the strongest pair, Enter opens its first song.
+    const strongest = await page.$eval('[data-table="pairs"] tbody tr [data-song-id]', (b) => b.getAttribute('data-song-id'));
+    await page.focus('[data-chart="pairs"]');
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('Enter');
+    await settled(page);
+    expect(new URL(page.url()).searchParams.get('song')).toBe(strongest);
+
     // A song named in a table opens its story as well; Close removes it from the URL.
     await click(page, '[data-view="top"] .table-toggle');
     await click(page, `[data-table="top"] [data-song-id="${first.song.id}"]`);
