@@ -9,7 +9,8 @@
  *
  * Histories are written once through importSnapshot (so the triggers maintain the copies) and
  * kept in $BENCH_ANALYTICS_DIR (default: the OS temp dir) for later runs. Each measurement is the
- * median of `--runs` (5) timed requests after one warm-up, through the real server over HTTP.
+ * median of `--runs` (7) timed calls after one warm-up: through the real server over HTTP (API),
+ * and the same store call in-process (store), which is the database's share.
  *
  * Checks (exit code 1 when one fails): window-bounded (one-year) analytics grow at most 1.5x from
  * 10 to 100 years; each all-time analytic at 1m takes at most a tenth of the plain statement.
@@ -21,6 +22,7 @@ import Database from 'better-sqlite3';
 import { loadConfig } from '../src/config';
 import { createLogger } from '../src/logger';
 import { startServer } from '../src/server';
+import { bucketsBetween } from '../src/domain/analytics/buckets';
 import { SqliteStore } from '../src/store/sqlite/store';
 import type { ServiceType } from '../src/generated/graphql';
 import type { Snapshot } from '../src/store/types';
@@ -147,91 +149,186 @@ interface Analytic {
   id: string;
   /** One-year window (must grow at most 1.5x from 10y to 100y), or all time. */
   scope: 'year' | 'all';
-  path: (year: { from: string; to: string }) => string;
+  path: (w: Bounds) => string;
+  /** The same analytic as one store call, in-process: the database's share of the latency. */
+  store: (s: SqliteStore, w: Bounds) => Promise<unknown>;
   /** The plain statement it is compared with (all-time, at 1m). */
   plain?: keyof typeof PLAIN;
 }
 
+/** The last year of a history (YYYY-MM-DD and ms), and the rotation cut-off (mid-history). */
+interface Bounds {
+  from: string;
+  to: string;
+  fromMs: number;
+  toMs: number;
+  cutoff: string;
+  cutoffMs: number;
+}
+
+const ALL: ServiceType[] = ['SUN_AM', 'SUN_PM', 'WED'];
+const allTime = { from: null, to: null, serviceTypes: ALL };
+const inYear = (w: Bounds) => ({ from: w.fromMs, to: w.toMs, serviceTypes: ALL });
+
 const ANALYTICS: Analytic[] = [
-  { id: 'songUsage', scope: 'year', path: (y) => `/api/v1/reports/songUsage?from=${y.from}&to=${y.to}` },
-  { id: 'songUsage', scope: 'all', path: () => '/api/v1/reports/songUsage', plain: 'usage' },
-  { id: 'songUsage (includeUnsung, by name)', scope: 'all', path: () => '/api/v1/reports/songUsage?includeUnsung=true&sort=NAME&limit=100', plain: 'usage' },
-  { id: 'notSungSince', scope: 'all', path: (y) => `/api/v1/songs/notSungSince/${y.from}`, plain: 'rotation' },
-  { id: 'newSongs', scope: 'year', path: (y) => `/api/v1/reports/newSongs?from=${y.from}&to=${y.to}` },
-  { id: 'sungWith', scope: 'year', path: (y) => `/api/v1/songs/1/sungWith?from=${y.from}&to=${y.to}` },
-  { id: 'sungWith', scope: 'all', path: () => '/api/v1/songs/1/sungWith' },
-  { id: 'timeline WEEK', scope: 'year', path: (y) => `/api/v1/reports/timeline?bucket=WEEK&from=${y.from}&to=${y.to}` },
-  { id: 'timeline YEAR', scope: 'all', path: () => '/api/v1/reports/timeline?bucket=YEAR' },
-  { id: 'artists', scope: 'year', path: (y) => `/api/v1/reports/artists?from=${y.from}&to=${y.to}` },
-  { id: 'artists', scope: 'all', path: () => '/api/v1/reports/artists' },
-  { id: 'song usage', scope: 'year', path: (y) => `/api/v1/songs/2/usage?from=${y.from}&to=${y.to}` },
+  {
+    id: 'songUsage',
+    scope: 'year',
+    path: (w) => `/api/v1/reports/songUsage?from=${w.from}&to=${w.to}`,
+    store: (s, w) => s.songUsage({ window: inYear(w), sort: 'TIMES_SUNG', includeUnsung: false }),
+  },
+  {
+    id: 'songUsage',
+    scope: 'all',
+    path: () => '/api/v1/reports/songUsage',
+    store: (s) => s.songUsage({ window: allTime, sort: 'TIMES_SUNG', includeUnsung: false }),
+    plain: 'usage',
+  },
+  {
+    id: 'songUsage limit=100',
+    scope: 'all',
+    path: () => '/api/v1/reports/songUsage?limit=100',
+    store: (s) => s.songUsage({ window: allTime, sort: 'TIMES_SUNG', includeUnsung: false, limit: 100 }),
+    plain: 'usage',
+  },
+  {
+    id: 'notSungSince',
+    scope: 'all',
+    path: (w) => `/api/v1/songs/notSungSince/${w.cutoff}`,
+    store: (s, w) => s.songUsage({ window: allTime, sort: 'LEAST_RECENTLY_SUNG', includeUnsung: true, lastBefore: w.cutoffMs }),
+    plain: 'rotation',
+  },
+  {
+    id: 'newSongs',
+    scope: 'year',
+    path: (w) => `/api/v1/reports/newSongs?from=${w.from}&to=${w.to}`,
+    store: (s, w) => s.songUsage({ window: allTime, sort: 'FIRST_SUNG', includeUnsung: false, firstIn: inYear(w) }),
+  },
+  {
+    id: 'sungWith',
+    scope: 'year',
+    path: (w) => `/api/v1/songs/1/sungWith?from=${w.from}&to=${w.to}`,
+    store: (s, w) => s.songsSungWith(1, inYear(w), 20),
+  },
+  { id: 'sungWith', scope: 'all', path: () => '/api/v1/songs/1/sungWith', store: (s) => s.songsSungWith(1, allTime, 20) },
+  {
+    id: 'timeline WEEK',
+    scope: 'year',
+    path: (w) => `/api/v1/reports/timeline?bucket=WEEK&from=${w.from}&to=${w.to}`,
+    store: (s, w) => s.usageTimeline(bucketsBetween(w.fromMs, w.toMs, 'WEEK', 'UTC'), ALL, null),
+  },
+  {
+    id: 'timeline YEAR',
+    scope: 'all',
+    path: () => '/api/v1/reports/timeline?bucket=YEAR',
+    store: async (s) => {
+      const span = (await s.serviceSpan(ALL))!;
+      return s.usageTimeline(bucketsBetween(span.first, span.last, 'YEAR', 'UTC'), ALL, null);
+    },
+  },
+  {
+    id: 'artists',
+    scope: 'year',
+    path: (w) => `/api/v1/reports/artists?from=${w.from}&to=${w.to}`,
+    store: (s, w) => s.artistUsage(inYear(w), {}),
+  },
+  { id: 'artists', scope: 'all', path: () => '/api/v1/reports/artists', store: (s) => s.artistUsage(allTime, {}) },
+  {
+    id: 'song usage',
+    scope: 'year',
+    path: (w) => `/api/v1/songs/2/usage?from=${w.from}&to=${w.to}`,
+    store: (s, w) => s.usageOfSongs([2], inYear(w)),
+  },
 ];
 
 export async function analyticsBench(argv: string[] = []): Promise<number> {
   const runsAt = argv.indexOf('--runs');
-  const runs = runsAt >= 0 ? Number(argv[runsAt + 1]) : 5;
+  const runs = runsAt >= 0 ? Number(argv[runsAt + 1]) : 7;
   const only = argv.includes('--no-1m') ? HISTORIES.slice(0, 2) : HISTORIES;
   const dir = process.env.BENCH_ANALYTICS_DIR ?? os.tmpdir();
-  const results: Record<string, Record<string, number>> = {};
+  if (argv.includes('--generate-only')) {
+    for (const h of only) await database(h, dir);
+    return 0;
+  }
+  const api: Record<string, Record<string, number>> = {};
+  const db: Record<string, Record<string, number>> = {};
   const plain: Record<string, Record<string, number>> = {};
-  console.log('\nAnalytics (median ms through the API; plain = the join statement alone, in-process):');
+  console.log('\nAnalytics: median ms, API (HTTP through the server) / store (the same statement in-process):');
   for (const h of only) {
     const file = await database(h, dir);
     const lastYear = FIRST_YEAR + h.years - 1;
-    const year = { from: `${lastYear}-01-01`, to: `${lastYear}-12-31` };
+    const midYear = FIRST_YEAR + Math.floor(h.years / 2);
+    const w: Bounds = {
+      from: `${lastYear}-01-01`,
+      to: `${lastYear}-12-31`,
+      fromMs: Date.UTC(lastYear, 0, 1),
+      toMs: Date.UTC(lastYear + 1, 0, 1) - 1,
+      cutoff: `${midYear}-01-01`,
+      cutoffMs: Date.UTC(midYear, 0, 1) - 1,
+    };
     const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', SQLITE_PATH: file, LOG_LEVEL: 'silent', NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(40), GRAPHQL_MAX_COST: '100000' });
     const server = await startServer(config, createLogger('silent'));
     const row: Record<string, number> = {};
+    const storeRow: Record<string, number> = {};
     try {
       for (const a of ANALYTICS) {
-        const url = `${server.url}${a.path(year)}`;
+        const url = `${server.url}${a.path(w)}`;
         row[`${a.id} [${a.scope}]`] = await timed(runs, async () => {
           const res = await fetch(url);
           if (!res.ok) throw new Error(`${url}: ${res.status} ${await res.text()}`);
           await res.arrayBuffer();
         });
+        storeRow[`${a.id} [${a.scope}]`] = await timed(runs, () => a.store(server.store as SqliteStore, w));
       }
-      const gql = JSON.stringify({ query: `{ songs(limit: 100) { id usage(from: "${year.from}", to: "${year.to}") { timesSung asOpener } } }` });
+      const gql = JSON.stringify({ query: `{ songs(limit: 100) { id usage(from: "${w.from}", to: "${w.to}") { timesSung asOpener } } }` });
       row['Song.usage x100 (GraphQL) [year]'] = await timed(runs, async () => {
         const res = await fetch(`${server.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: gql });
         if (!res.ok) throw new Error(`graphql: ${res.status}`);
         await res.arrayBuffer();
       });
+      storeRow['Song.usage x100 (GraphQL) [year]'] = await timed(runs, () =>
+        (server.store as SqliteStore).usageOfSongs(Array.from({ length: 100 }, (_, i) => i + 1), inYear(w)),
+      );
     } finally {
       await server.close();
     }
-    const db = new Database(file, { readonly: true });
-    const cutoff = Date.UTC(lastYear, 0, 1);
+    const raw = new Database(file, { readonly: true });
     plain[h.id] = {
-      usage: await timed(Math.min(runs, 3), async () => db.prepare(PLAIN.usage).all()),
-      rotation: await timed(Math.min(runs, 3), async () => db.prepare(PLAIN.rotation).all(cutoff)),
+      usage: await timed(Math.min(runs, 3), async () => raw.prepare(PLAIN.usage).all()),
+      rotation: await timed(Math.min(runs, 3), async () => raw.prepare(PLAIN.rotation).all(w.cutoffMs)),
     };
-    db.close();
-    results[h.id] = row;
+    raw.close();
+    api[h.id] = row;
+    db[h.id] = storeRow;
   }
 
-  const names = Object.keys(results[only[0].id]);
-  const table = [['analytic', ...only.map((h) => h.id)], ...names.map((n) => [n, ...only.map((h) => String(results[h.id][n]))])];
-  table.push(...(['usage', 'rotation'] as const).map((p) => [`plain ${p} join [all]`, ...only.map((h) => String(plain[h.id][p]))]));
+  const names = Object.keys(api[only[0].id]);
+  const table = [['analytic', ...only.map((h) => `${h.id} api/store`)]];
+  for (const n of names) table.push([n, ...only.map((h) => `${api[h.id][n]} / ${db[h.id][n]}`)]);
+  table.push(...(['usage', 'rotation'] as const).map((p) => [`plain ${p} join [all]`, ...only.map((h) => `- / ${plain[h.id][p]}`)]));
   const widths = table[0].map((_, i) => Math.max(...table.map((r) => r[i].length)));
   for (const r of table) console.log(r.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  '));
 
   const failures: string[] = [];
-  for (const n of names.filter((x) => x.endsWith('[year]'))) {
-    const growth = results['100y'][n] / results['10y'][n];
-    // Below a few milliseconds the ratio is noise (the HTTP round trip dominates).
-    if (growth > 1.5 && results['100y'][n] > 5) failures.push(`${n}: ${growth.toFixed(2)}x from 10y to 100y`);
+  if (api['100y']) {
+    for (const n of names.filter((x) => x.endsWith('[year]'))) {
+      for (const [what, m] of [['API', api], ['store', db]] as const) {
+        const growth = m['100y'][n] / m['10y'][n];
+        // Below a few milliseconds the ratio is timer and scheduling noise.
+        if (growth > 1.5 && m['100y'][n] > 5) failures.push(`${n} (${what}): ${growth.toFixed(2)}x from 10y to 100y`);
+      }
+    }
   }
   const big = only.at(-1)!;
   for (const a of ANALYTICS.filter((x) => x.plain)) {
     const n = `${a.id} [${a.scope}]`;
-    const ratio = results[big.id][n] / plain[big.id][a.plain!];
-    console.log(`${n} at ${big.id}: ${(ratio * 100).toFixed(1)}% of the plain ${a.plain} statement`);
+    const ratio = api[big.id][n] / plain[big.id][a.plain!];
+    console.log(`${n} at ${big.id}: API ${(ratio * 100).toFixed(1)}% of the plain ${a.plain} statement (store ${((db[big.id][n] / plain[big.id][a.plain!]) * 100).toFixed(1)}%)`);
     if (ratio > 0.1) failures.push(`${n}: ${(ratio * 100).toFixed(1)}% of the plain statement (target <= 10%)`);
   }
   for (const f of failures) console.log(`CHECK FAILED ${f}`);
   const out = path.join(__dirname, 'analytics-results.json');
-  fs.writeFileSync(out, `${JSON.stringify({ date: new Date().toISOString(), runs, node: process.version, cpus: os.cpus().length, loadAvg: os.loadavg(), results, plain, failures }, null, 2)}\n`);
+  fs.writeFileSync(out, `${JSON.stringify({ date: new Date().toISOString(), runs, node: process.version, cpus: os.cpus().length, loadAvg: os.loadavg(), api, store: db, plain, failures }, null, 2)}\n`);
   console.log(`wrote ${path.relative(process.cwd(), out)}`);
   return failures.length ? 1 : 0;
 }

@@ -16,6 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import autocannon from 'autocannon';
+import { analyticsBench } from './analytics';
 import { formatSummary, summarize, type CpuProfile, type ProfileSummary } from './profile';
 import { BENCH_ADMIN, type BenchStats, type ReadyMessage } from './shared';
 
@@ -591,6 +592,10 @@ async function main() {
   } finally {
     const code = await server.stop();
     if (code !== 0 && code !== null) console.error(`bench server exited with code ${code}`);
+  }
+  // Analytics latencies (bench/analytics.ts); `npm run bench:analytics` runs them alone.
+  if (!opts.only || opts.only.includes('analytics')) {
+    if ((await analyticsBench(opts.quick ? ['--runs', '3'] : [])) !== 0) exitCode = 1;
   }
   process.exitCode = exitCode;
 }

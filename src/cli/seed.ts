@@ -1,6 +1,9 @@
 /**
  * Loads a small, realistic demo data set into the configured store so a new user sees something
- * at once: 30 songs with their artists and about three months of services with setlists.
+ * at once: 36 songs with their artists and a little over two years of services with setlists
+ * (from September 2024), enough history for the analytics to say something: a few favourites,
+ * hymns that fell out of rotation, new songs taken up at different times, one song never sung,
+ * a habitual opener and closer.
  * Deterministic (same data every run) and only into an empty store, unless --force.
  *
  *   npm run seed            # into ./data/songs.db (or SQLITE_PATH / STORE=neo4j)
@@ -41,6 +44,20 @@ const SONGS: [string, string[]][] = [
   ['Doxology', ['Thomas Ken']],
   ['Morning Has Broken', ['Eleanor Farjeon']],
 ];
+
+/** Songs taken up after the first quarter: [name, artists, the week they are introduced]. */
+const NEW_SONGS: [string, string[], number][] = [
+  ['10,000 Reasons', ['Matt Redman', 'Jonas Myrin'], 20],
+  ['In Christ Alone', ['Keith Getty', 'Stuart Townend'], 35],
+  ['Cornerstone', ['Hillsong Worship'], 60],
+  ['Build My Life', ['Pat Barrett', 'Housefires'], 80],
+  ['Goodness of God', ['Bethel Music', 'Jenn Johnson'], 100],
+];
+/** Added to the catalogue, never sung. */
+const NEVER_SUNG: [string, string[]] = ['The Old Rugged Cross', ['George Bennard']];
+/** No longer sung after the first quarter. */
+const RETIRED = new Set(['Nearer, My God, to Thee', 'Morning Has Broken', 'Rock of Ages', 'Abide with Me']);
+const WEEKS = 117;
 
 /** A small deterministic generator (mulberry32), so the demo data is the same on every machine. */
 function random(seed: number) {
@@ -85,7 +102,44 @@ async function main() {
         links += picked.size;
       }
     }
-    console.log(`Seeded ${songs.length} songs, ${services} services and ${links} performances.`);
+
+    // After the first quarter: a skewed rotation (a few favourites), the retired hymns gone, each
+    // new song sung often once introduced, the Doxology opening most Sunday mornings.
+    const later = random(2026);
+    const catalogue = [...songs];
+    const introduced = new Map<number, number>();
+    for (const [name, artists, week] of NEW_SONGS) {
+      const song = await store.createSong({ name, artists });
+      catalogue.push(song);
+      introduced.set(song.id, week);
+    }
+    await store.createSong({ name: NEVER_SUNG[0], artists: NEVER_SUNG[1] });
+    const doxology = songs.find((s) => s.name === 'Doxology')!.id;
+    for (let week = 13; week < WEEKS; week++) {
+      const weights = catalogue.map((song, rank) => {
+        if (RETIRED.has(song.name) || song.id === doxology) return 0;
+        const since = introduced.get(song.id);
+        if (since !== undefined) return week < since ? 0 : 0.6;
+        return 1 / (rank + 1) ** 1.1;
+      });
+      const total = weights.reduce((a, b) => a + b, 0);
+      const draw = () => {
+        let r = later() * total;
+        for (let i = 0; i < weights.length; i++) if ((r -= weights[i]) <= 0) return catalogue[i].id;
+        return catalogue[0].id;
+      };
+      for (const [offset, serviceType, time] of slots) {
+        const service = await store.createService({ date: firstSunday + (week * 7 + offset) * day + time, serviceType });
+        services++;
+        const count = serviceType === 'WED' ? 3 : 4 + Math.floor(later() * 3);
+        const picked = new Set<number>();
+        if (serviceType === 'SUN_AM' && later() < 0.7) picked.add(doxology);
+        while (picked.size < count) picked.add(draw());
+        await store.replaceSetlist(service.id, [...picked]);
+        links += picked.size;
+      }
+    }
+    console.log(`Seeded ${catalogue.length + 1} songs, ${services} services and ${links} performances.`);
   } finally {
     await store.close();
   }

@@ -18,7 +18,8 @@ const typed = (songs = '') => `
   UNION ALL
   SELECT song_id, service_type, count(*), min(service_date), max(service_date), sum(is_opener), sum(is_closer)
   FROM performed_in INDEXED BY ${songs ? 'performed_in_song_usage' : 'performed_in_date_usage'}
-  WHERE NOT @allTime AND service_date BETWEEN @from AND @to ${songs && `AND song_id IN ${songs}`}
+  WHERE NOT @allTime AND service_date BETWEEN @from AND @to
+    AND service_type IN (SELECT value FROM json_each(@types)) ${songs && `AND song_id IN ${songs}`}
   GROUP BY song_id, service_type`;
 
 const pivot = (type: string, alias: string) =>
