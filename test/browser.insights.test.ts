@@ -138,6 +138,9 @@ describeWithBrowser('Insights page (headless Chromium, demo data)', (chromiumPat
     for (const asset of ['echarts.min.js', 'js/main.js', 'insights.css', 'favicon.svg']) {
       const res = await server.raw('GET', `/insights/assets/${asset}`);
       expect(res.status).toBe(200);
+      // Revalidated, not cached blind (fetch itself will not send a conditional GET: curl does).
+      expect(res.headers.get('cache-control')).toBe('public, max-age=0');
+      expect(res.headers.get('etag')).toBeTruthy();
     }
     const missing = await server.raw('GET', '/insights/assets/nope.js');
     expect(missing.status).toBe(404);

@@ -5,7 +5,8 @@ import express, { type Response } from 'express';
 /** The page's own files: a top-level folder, so src/ (tsx) and dist/ (tsc) both find it. */
 export const PUBLIC_DIR = path.resolve(__dirname, '../../public/insights');
 /** ECharts' self-contained UMD build, served from node_modules: no CDN, no bundler. */
-const ECHARTS_FILE = path.join(path.dirname(require.resolve('echarts')), 'echarts.min.js');
+const ECHARTS_DIR = path.dirname(require.resolve('echarts'));
+const ECHARTS_FILE = '/echarts.min.js';
 
 /**
  * Everything from this origin only. No inline script or style: the page's code is in files, and
@@ -40,8 +41,9 @@ export function insightsRouter(serviceTimeZone: string): express.Router {
     .readFileSync(path.join(PUBLIC_DIR, 'index.html'), 'utf8')
     .replace('__SERVICE_TIME_ZONE__', escapeHtml(serviceTimeZone));
   const router = express.Router({ strict: true });
+  // Revalidated on every load (ETag, 304): after an upgrade no browser mixes old and new modules.
   // Unknown asset names fall through to the app's JSON 404.
-  const assets = { maxAge: '1h' } as const;
+  const assets = { maxAge: 0, etag: true, lastModified: true } as const;
 
   router.get('/insights', (_req, res) => {
     strictCsp(res);
@@ -53,7 +55,9 @@ export function insightsRouter(serviceTimeZone: string): express.Router {
     strictCsp(res);
     next();
   });
-  router.get('/insights/assets/echarts.min.js', (_req, res) => res.sendFile(ECHARTS_FILE, assets));
+  // express.static, not res.sendFile: sendFile follows the app's `etag` setting, which is off.
+  const echarts = express.static(ECHARTS_DIR, { ...assets, index: false });
+  router.use('/insights/assets', (req, res, next) => (req.path === ECHARTS_FILE ? echarts(req, res, next) : next()));
   router.use('/insights/assets', express.static(path.join(PUBLIC_DIR, 'assets'), { ...assets, index: false }));
   return router;
 }
