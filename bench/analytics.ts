@@ -26,6 +26,7 @@ import { bucketsBetween } from '../src/domain/analytics/buckets';
 import { SqliteStore } from '../src/store/sqlite/store';
 import type { ServiceType } from '../src/generated/graphql';
 import type { Snapshot } from '../src/store/types';
+import { prng } from './seed';
 
 interface History {
   id: '10y' | '100y' | '1m';
@@ -44,17 +45,6 @@ const HISTORIES: History[] = [
 const FIRST_YEAR = 1926;
 const YEAR_MS = 365.25 * 86_400_000;
 const TYPES: ServiceType[] = ['SUN_AM', 'SUN_PM', 'WED'];
-
-function prng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Services evenly spread over the years; Zipf-skewed setlists of `perService` songs; 5% of songs never sung. */
 function snapshotOf(h: History): Snapshot {

@@ -11,7 +11,7 @@ const FIRST_SUNDAY = Date.UTC(2021, 0, 3);
 export const RANGE_WEEKS = { first: 40, last: 64 } as const;
 
 /** Deterministic PRNG (mulberry32), so every run benchmarks the same data. */
-function prng(seed: number) {
+export function prng(seed: number) {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

@@ -15,6 +15,9 @@ import { SERVICE_TYPES } from '../src/domain/analytics/window';
 import type { ServiceType, SongUsageSort, TimelineBucket } from '../src/generated/graphql';
 import type { AnalyticsWindow, SongUsageQuery } from '../src/store/analytics-types';
 import { ANALYTICS_CYPHER } from '../src/store/neo4j/analytics-statements';
+import { createNeo4jDriver } from '../src/store/neo4j/driver';
+import { migrateNeo4j } from '../src/store/neo4j/migrations';
+import { MAINTENANCE_CYPHER } from '../src/store/neo4j/statements';
 import { Neo4jStore } from '../src/store/neo4j/store';
 import { SqliteStore } from '../src/store/sqlite/store';
 import type { Store } from '../src/store/types';
@@ -127,8 +130,16 @@ export function analyticsContract(harness: AnalyticsHarness): void {
       }
     });
 
+    it('artistUsage', async () => {
+      for (const window of windows()) {
+        for (const page of [{}, { limit: 2, offset: 1 }]) {
+          expect(await store.artistUsage(window, page)).toEqual(ref.artistUsage(window, page));
+        }
+      }
+    });
+
     it('stays exact after every kind of write, and through a snapshot import', async () => {
-      const edited = await harness.fresh();
+      const edited = await harness.fresh(); // after the history's tests: see `copy` below
       try {
         await generateHistory(edited, { seed: 3, zone: ZONE, songs: 12, start: '2024-01-07', weeks: 8, unsung: 2 });
         const services = await edited.listServices();
@@ -152,10 +163,12 @@ export function analyticsContract(harness: AnalyticsHarness): void {
           }
         };
         await check(edited);
+        const snapshot = await edited.exportSnapshot();
+        // Last in this block: a harness whose stores share one database (real Neo4j) empties it here.
         const copy = await harness.fresh();
         try {
-          await copy.importSnapshot(await edited.exportSnapshot());
-          await copy.importSnapshot(await edited.exportSnapshot()); // twice: upserts change nothing
+          await copy.importSnapshot(snapshot);
+          await copy.importSnapshot(snapshot); // twice: upserts change nothing
           await check(copy);
         } finally {
           await copy.close();
@@ -164,18 +177,31 @@ export function analyticsContract(harness: AnalyticsHarness): void {
         await edited.close();
       }
     });
-
-    it('artistUsage', async () => {
-      for (const window of windows()) {
-        for (const page of [{}, { limit: 2, offset: 1 }]) {
-          expect(await store.artistUsage(window, page)).toEqual(ref.artistUsage(window, page));
-        }
-      }
-    });
   });
 }
 
 analyticsContract(sqliteAnalyticsHarness);
+
+// With NEO4J_URI set (see test/store.contract.test.ts), also against a real Neo4j: the only run
+// that executes the analytics Cypher. It empties the database it points at.
+const neo4jUri = process.env.NEO4J_URI;
+if (neo4jUri) {
+  const driver = createNeo4jDriver({
+    uri: neo4jUri,
+    user: process.env.NEO4J_USER ?? 'neo4j',
+    password: process.env.NEO4J_PASSWORD ?? '',
+    database: process.env.NEO4J_DATABASE || undefined,
+  });
+  afterAll(() => driver.close());
+  analyticsContract({
+    name: `Neo4j store (${neo4jUri})`,
+    async fresh() {
+      await migrateNeo4j(driver, process.env.NEO4J_DATABASE || undefined);
+      await driver.executeQuery(MAINTENANCE_CYPHER.deleteEverything);
+      return Object.assign(new Neo4jStore(driver), { close: async () => undefined });
+    },
+  });
+}
 
 const simulated: ReturnType<typeof simulatedDriver>[] = [];
 analyticsContract({
@@ -267,5 +293,42 @@ describe('timeline buckets in the service time zone', () => {
     expect(bucketsBetween(local('2024-01-15T00:00'), local('2024-12-31T23:59'), 'QUARTER', ZONE).map((b) => b.start)).toEqual(
       ['2024-01-01', '2024-04-01', '2024-07-01', '2024-10-01'].map((d) => local(`${d}T00:00`)),
     );
+  });
+});
+
+describe('SQLite migration 2 on a database written before analytics', () => {
+  it('fills the copies, setlist ends and totals from existing rows', async () => {
+    const file = `${require('node:os').tmpdir()}/analytics-migrate-${process.pid}.db`;
+    const source = new SqliteStore(':memory:');
+    await generateHistory(source, { seed: 5, zone: ZONE, songs: 10, start: '2024-01-07', weeks: 6, unsung: 1 });
+    await source.linkSong(3, 2, 1); // a tie at position 1: link order decides the opener
+    const snapshot = await source.exportSnapshot();
+    await source.close();
+
+    // Version 1's schema and rows, as an older release left them.
+    const Database = require('better-sqlite3');
+    const { MIGRATIONS } = require('../src/store/sqlite/migrations');
+    const old = new Database(file);
+    old.exec('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, description TEXT NOT NULL, applied_at TEXT NOT NULL)');
+    old.exec(MIGRATIONS[0].sql);
+    old.prepare("INSERT INTO schema_migrations VALUES (1, 'v1', 'then')").run();
+    for (const s of snapshot.songs) old.prepare('INSERT INTO songs (id, name, artists) VALUES (?, ?, ?)').run(s.id, s.name, JSON.stringify(s.artists));
+    for (const v of snapshot.services) old.prepare('INSERT INTO services (id, date, service_type) VALUES (?, ?, ?)').run(v.id, v.date, v.serviceType);
+    for (const l of snapshot.links) old.prepare('INSERT INTO performed_in (id, service_id, song_id, position) VALUES (?, ?, ?, ?)').run(l.seq, l.serviceId, l.songId, l.position);
+    old.close();
+
+    const store = new SqliteStore(file);
+    try {
+      const ref = new Reference(await store.exportSnapshot());
+      for (const serviceTypes of TYPE_FILTERS) {
+        for (const [from, to] of [[null, null], [local('2024-01-10T00:00'), local('2024-02-01T00:00')]]) {
+          const q: SongUsageQuery = { window: { from, to, serviceTypes }, sort: 'TIMES_SUNG', includeUnsung: true };
+          expect(await store.songUsage(q)).toEqual(ref.songUsage(q));
+        }
+      }
+    } finally {
+      await store.close();
+      require('node:fs').rmSync(file, { force: true });
+    }
   });
 });

@@ -206,5 +206,7 @@ describe('bad input: 400 naming the parameter, 404 for unknown songs', () => {
       expect(doc.paths[p]?.get).toBeDefined();
     }
     expect(Object.keys(doc.paths['/reports/songUsage'].get.responses['200'].content)).toEqual(['application/json', 'text/csv']);
+    const names = doc.paths['/reports/songUsage'].get.parameters.map((p: { name: string }) => p.name).sort();
+    expect(names).toEqual(['format', 'from', 'includeUnsung', 'limit', 'offset', 'serviceType', 'sort', 'to']);
   });
 });

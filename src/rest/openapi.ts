@@ -18,6 +18,20 @@ const errorResponse = (description: string) => ({
   content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
 });
 
+/**
+ * A list argument is read from its singular, repeated (`?serviceType=SUN_AM&serviceType=WED`), as
+ * src/rest/input.ts reads it; SOFA documents it under the argument's own name.
+ */
+function describeListParameters(op: Operation): void {
+  for (const p of op.parameters ?? []) {
+    const param = p as Parameter & { schema?: { type?: string }; style?: string; explode?: boolean };
+    if (param.in !== 'query' || param.schema?.type !== 'array') continue;
+    param.name = param.name.replace(/s$/, '');
+    param.style = 'form';
+    param.explode = true;
+  }
+}
+
 /** Routes that also answer CSV say so in their 200 answer and take `format`. */
 function describeCsv(op: Operation): void {
   const ok = op.responses?.['200'] as { content?: Record<string, unknown> } | undefined;
@@ -102,6 +116,7 @@ export async function openApiDocument(sofa: SofaRouter): Promise<unknown> {
     }
     op.responses['400'] = errorResponse('Bad request or validation failed');
     if (route.csv) describeCsv(op);
+    if (route.method === 'GET') describeListParameters(op);
     if (!isPublic(route.field)) {
       op.security = [{ bearerAuth: [] }];
       op.responses['401'] = errorResponse('Missing, invalid or expired token');

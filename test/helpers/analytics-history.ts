@@ -1,18 +1,7 @@
 import { DateTime } from 'luxon';
 import type { ServiceType } from '../../src/generated/graphql';
 import type { Store } from '../../src/store/types';
-
-/** A small deterministic PRNG (mulberry32): the same seed always makes the same history. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { prng } from '../../bench/seed';
 
 const ARTISTS = ['Chris Tomlin', 'chris tomlin', 'CHRIS TOMLIN', 'Matt Redman', 'Hillsong', 'Charles Wesley', 'Isaac Watts', 'Fanny Crosby', ''];
 

@@ -5,34 +5,39 @@
  * inclusive epoch-ms bounds (the widest integers when open); @allTime is 1 when both are open.
  */
 
-/**
- * Per (song, service type) counts: all time from song_usage_totals (maintained by triggers, see
- * ./analytics-schema.ts), a window from its range of performed_in_date_usage. Exactly one branch
- * runs: the other's WHERE is false before its first row, since @allTime is a constant.
- * `songs` optionally narrows both to some songs.
- */
-const typed = (songs = '') => `
-  SELECT song_id, service_type, times, first, last, openers, closers
-  FROM song_usage_totals
-  WHERE @allTime ${songs && `AND song_id IN ${songs}`}
-  UNION ALL
-  SELECT song_id, service_type, count(*), min(service_date), max(service_date), sum(is_opener), sum(is_closer)
-  FROM performed_in INDEXED BY ${songs ? 'performed_in_song_usage' : 'performed_in_date_usage'}
-  WHERE NOT @allTime AND service_date BETWEEN @from AND @to
-    AND service_type IN (SELECT value FROM json_each(@types)) ${songs && `AND song_id IN ${songs}`}
-  GROUP BY song_id, service_type`;
-
 const pivot = (type: string, alias: string) =>
   `sum(iif(service_type = '${type}', times, 0)) AS ${alias}, max(iif(service_type = '${type}', last, NULL)) AS ${alias}_last`;
 
-/** One row per song with usage in the window and types: totals and one pair of columns per type. */
-const perSong = (songs?: string) => `
-  SELECT song_id, sum(times) AS times, min(first) AS first, max(last) AS last,
+/** Song totals and one pair of columns per service type, from rows per (song, service type). */
+const PER_SONG = `song_id, sum(times) AS times, min(first) AS first, max(last) AS last,
     sum(openers) AS openers, sum(closers) AS closers,
-    ${pivot('SUN_AM', 'sun_am')}, ${pivot('SUN_PM', 'sun_pm')}, ${pivot('WED', 'wed')}
-  FROM (${typed(songs)})
-  WHERE service_type IN (SELECT value FROM json_each(@types))
+    ${pivot('SUN_AM', 'sun_am')}, ${pivot('SUN_PM', 'sun_pm')}, ${pivot('WED', 'wed')}`;
+
+/**
+ * One row per song with usage in the window and types. All time reads song_usage_totals
+ * (maintained by triggers, see ./analytics-schema.ts) in primary-key order, so grouping streams;
+ * a window reads its range of performed_in_date_usage. Exactly one branch runs: the other's WHERE
+ * is false before its first row, since @allTime is a constant. `songs` optionally narrows both to
+ * some songs (then one song's history is a range of performed_in_song_usage).
+ */
+const perSong = (songs = '') => `
+  SELECT ${PER_SONG}
+  FROM song_usage_totals
+  WHERE @allTime AND service_type IN (SELECT value FROM json_each(@types)) ${songs && `AND song_id IN ${songs}`}
+  GROUP BY song_id
+  UNION ALL
+  SELECT ${PER_SONG}
+  FROM (
+    SELECT song_id, service_type, count(*) AS times, min(service_date) AS first, max(service_date) AS last,
+      sum(is_opener) AS openers, sum(is_closer) AS closers
+    FROM performed_in INDEXED BY ${songs ? 'performed_in_song_usage' : 'performed_in_date_usage'}
+    WHERE NOT @allTime AND service_date BETWEEN @from AND @to
+      AND service_type IN (SELECT value FROM json_each(@types)) ${songs && `AND song_id IN ${songs}`}
+    GROUP BY song_id, service_type
+  )
   GROUP BY song_id`;
+
+const STAT_COLUMNS = ['times', 'first', 'last', 'openers', 'closers', 'sun_am', 'sun_am_last', 'sun_pm', 'sun_pm_last', 'wed', 'wed_last'];
 
 /** The stats columns every usage row carries, from an aggregate row `a` (null when unsung). */
 const statsColumns = `
@@ -46,19 +51,27 @@ const inWindow = (col: string) => `${col} BETWEEN @from AND @to`;
 export const ANALYTICS_SQL = {
   /** Usage report, rotation and new songs. The window function counts the rows of every page. */
   songUsage: `
-    WITH agg AS (${perSong()})
-    SELECT s.id, s.name, s.artists, ${statsColumns}, count(*) OVER () AS total
-    FROM songs s LEFT JOIN agg a ON a.song_id = s.id
-    WHERE (@includeUnsung OR a.song_id IS NOT NULL)
-      AND (@lastBefore IS NULL OR a.last IS NULL OR a.last < @lastBefore)
-      AND (@firstFrom IS NULL OR a.first BETWEEN @firstFrom AND @firstTo)
+    WITH agg AS MATERIALIZED (${perSong()}),
+    -- Sung songs by primary key, then (asked for) the others: never a scan of agg per song.
+    usage AS (
+      SELECT s.id, s.name, s.artists, ${STAT_COLUMNS.map((c) => `a.${c}`).join(', ')}
+      FROM agg a JOIN songs s ON s.id = a.song_id
+      UNION ALL
+      SELECT s.id, s.name, s.artists, 0, NULL, NULL, 0, 0, 0, NULL, 0, NULL, 0, NULL
+      FROM songs s
+      WHERE @includeUnsung AND s.id NOT IN (SELECT song_id FROM agg)
+    )
+    SELECT *, count(*) OVER () AS total
+    FROM usage
+    WHERE (@lastBefore IS NULL OR last IS NULL OR last < @lastBefore)
+      AND (@firstFrom IS NULL OR first BETWEEN @firstFrom AND @firstTo)
     ORDER BY
-      CASE WHEN @sort = 'TIMES_SUNG' THEN coalesce(a.times, 0) END DESC,
-      CASE WHEN @sort = 'LAST_SUNG' THEN a.last END DESC,
-      CASE WHEN @sort = 'LEAST_RECENTLY_SUNG' THEN a.last END ASC,
-      CASE WHEN @sort = 'FIRST_SUNG' THEN a.first END ASC,
-      CASE WHEN @sort = 'NAME' THEN s.name END ASC,
-      s.id
+      CASE WHEN @sort = 'TIMES_SUNG' THEN times END DESC,
+      CASE WHEN @sort = 'LAST_SUNG' THEN last END DESC,
+      CASE WHEN @sort = 'LEAST_RECENTLY_SUNG' THEN last END ASC,
+      CASE WHEN @sort = 'FIRST_SUNG' THEN first END ASC,
+      CASE WHEN @sort = 'NAME' THEN name END ASC,
+      id
     LIMIT @limit OFFSET @offset`,
 
   /** Song.usage for a batch of songs: index lookups per song, in the window. */
@@ -130,22 +143,25 @@ export const ANALYTICS_SQL = {
    * window function.
    */
   artistUsage: `
-    WITH used AS (${perSong()}),
-    entries AS (
-      SELECT artist_key(j.value) AS k, j.value AS spelling, s.id AS song_id
-      FROM songs s, json_each(s.artists) j
+    WITH used AS MATERIALIZED (${perSong()}),
+    -- Each used song's distinct artist keys, reached by primary key from the used songs.
+    keyed AS (
+      SELECT DISTINCT artist_key(j.value) AS k, u.song_id, u.times
+      FROM used u JOIN songs s ON s.id = u.song_id, json_each(s.artists) j
+    ),
+    totals AS MATERIALIZED (
+      SELECT k, sum(times) AS times, count(*) AS songs FROM keyed WHERE k <> '' GROUP BY k
     ),
     spellings AS (
-      SELECT k, spelling, row_number() OVER (PARTITION BY k ORDER BY count(*) DESC, spelling) AS r
-      FROM entries WHERE k <> '' GROUP BY k, spelling
-    ),
-    totals AS (
-      SELECT e.k, sum(u.times) AS times, count(*) AS songs
-      FROM (SELECT DISTINCT k, song_id FROM entries WHERE k <> '') e JOIN used u ON u.song_id = e.song_id
-      GROUP BY e.k
+      SELECT artist_key(j.value) AS k, j.value AS spelling,
+        row_number() OVER (PARTITION BY artist_key(j.value) ORDER BY count(*) DESC, j.value) AS r
+      FROM songs s, json_each(s.artists) j
+      WHERE artist_key(j.value) IN (SELECT k FROM totals)
+      GROUP BY 1, 2
     )
     SELECT sp.spelling AS artist, t.times, t.songs, count(*) OVER () AS total
-    FROM totals t JOIN spellings sp ON sp.k = t.k AND sp.r = 1
+    FROM spellings sp JOIN totals t ON t.k = sp.k
+    WHERE sp.r = 1
     ORDER BY t.times DESC, artist
     LIMIT @limit OFFSET @offset`,
 } as const;
