@@ -47,13 +47,13 @@ describeWithBrowser('Insights page (headless Chromium, demo data)', (chromiumPat
       )
     ).songUsage;
 
-  async function open(query = '', viewport = { width: 1280, height: 900 }): Promise<GuardedPage> {
+  async function open(query = '', viewport = { width: 1280, height: 900 }, origin = base): Promise<GuardedPage> {
     const g = await guardedPage(browser);
     pages.push(g);
     await g.page.setViewport(viewport);
     // Still frames: the page turns chart animation off for users who ask for reduced motion.
     await g.page.emulateMediaFeatures([{ name: 'prefers-reduced-motion', value: 'reduce' }]);
-    await g.page.goto(`${base}/insights${query}`, { waitUntil: 'load' });
+    await g.page.goto(`${origin}/insights${query}`, { waitUntil: 'load' });
     await settled(g.page);
     return g;
   }
@@ -458,10 +458,7 @@ describeWithBrowser('Insights page (headless Chromium, demo data)', (chromiumPat
     // A real server whose cost limit refuses the heavier analytics (1000 each) but not the lighter ones.
     const strict = await startTestServer({ SQLITE_PATH: server.dbPath, GRAPHQL_MAX_COST: '600' });
     try {
-      const g = await guardedPage(browser);
-      pages.push(g);
-      await g.page.goto(`${strict.url.replace('localhost', '127.0.0.1')}/insights`, { waitUntil: 'load' });
-      await settled(g.page);
+      const g = await open('', undefined, strict.url.replace('localhost', '127.0.0.1'));
       const top = await text(g.page, '[data-view="top"] .status.error');
       expect(top).toContain('Could not load the top songs: Query Cost limit of 600 exceeded');
       expect(await g.page.$eval('[data-view="top"] .status.error button', (b) => b.textContent)).toBe('Try again');
@@ -520,10 +517,7 @@ describeWithBrowser('Insights page (headless Chromium, demo data)', (chromiumPat
   it('with no services recorded yet, says how to add some', async () => {
     const fresh = await startTestServer();
     try {
-      const g = await guardedPage(browser);
-      pages.push(g);
-      await g.page.goto(`${fresh.url.replace('localhost', '127.0.0.1')}/insights`, { waitUntil: 'load' });
-      await settled(g.page);
+      const g = await open('', undefined, fresh.url.replace('localhost', '127.0.0.1'));
       const status = await text(g.page, '[data-view="top"] .status.empty');
       expect(status).toContain('no services have been recorded');
       expect(status).toContain('npm run seed');
