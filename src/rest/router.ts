@@ -139,6 +139,8 @@ export function createRestRouter(schema: GraphQLSchema, services: Services, cors
           route.hasBody,
           route.rule,
         );
+        // Asked before running the query, so a bad `format` costs nothing.
+        const csv = route.csv !== undefined && wantsCsv(req);
         const body = route.hasBody
           ? JSON.stringify(Object.fromEntries(Object.entries(values).filter(([k]) => !route.inPath.has(k))))
           : undefined;
@@ -176,7 +178,7 @@ export function createRestRouter(schema: GraphQLSchema, services: Services, cors
         if (graphqlContext.meta.totalCount !== undefined && Array.isArray(payload)) {
           res.set('X-Total-Count', String(graphqlContext.meta.totalCount));
         }
-        if (route.csv && wantsCsv(req)) {
+        if (csv) {
           const csv = songUsageCsv(payload as never, values, services.serviceTimeZone);
           res.type('text/csv; charset=utf-8').attachment(csv.fileName).send(csv.body);
           return;

@@ -39,9 +39,15 @@ export class Neo4jAnalytics implements AnalyticsStore {
     return this.read(async (tx) => (await tx.run(ANALYTICS_CYPHER[name], params)).records);
   }
 
+  /** Every row carries the full count; a page past the end has none, so ask for the first row. */
+  private async total(name: 'songUsage' | 'artistUsage', params: Record<string, unknown>, rows: Neo4jRecord[]) {
+    if (rows.length || fromInt(params.offset, 'offset') === 0) return total(rows);
+    return total(await this.run(name, { ...params, offset: toInt(0), limit: toInt(1) }));
+  }
+
   async songUsage(q: SongUsageQuery) {
     const first = q.firstIn ? boundsOf(q.firstIn) : null;
-    const rows = await this.run('songUsage', {
+    const params = {
       ...windowParams(q.window),
       includeUnsung: q.includeUnsung,
       lastBefore: q.lastBefore === undefined ? null : toInt(q.lastBefore),
@@ -50,10 +56,11 @@ export class Neo4jAnalytics implements AnalyticsStore {
       sort: q.sort,
       offset: toInt(q.offset ?? 0),
       limit: toInt(q.limit ?? NO_LIMIT),
-    });
+    };
+    const rows = await this.run('songUsage', params);
     return {
       items: rows.map((r) => ({ song: toSong(r), ...usageStats(columns(r), q.window) })),
-      total: total(rows),
+      total: await this.total('songUsage', params, rows),
     };
   }
 
@@ -94,18 +101,15 @@ export class Neo4jAnalytics implements AnalyticsStore {
   }
 
   async artistUsage(window: AnalyticsWindow, page: { limit?: number; offset?: number }) {
-    const rows = await this.run('artistUsage', {
-      ...windowParams(window),
-      offset: toInt(page.offset ?? 0),
-      limit: toInt(page.limit ?? NO_LIMIT),
-    });
+    const params = { ...windowParams(window), offset: toInt(page.offset ?? 0), limit: toInt(page.limit ?? NO_LIMIT) };
+    const rows = await this.run('artistUsage', params);
     return {
       items: rows.map((r) => ({
         artist: r.get('artist') as string,
         timesSung: fromInt(r.get('timesSung'), 'times sung'),
         songs: fromInt(r.get('songs'), 'songs'),
       })),
-      total: total(rows),
+      total: await this.total('artistUsage', params, rows),
     };
   }
 }

@@ -68,8 +68,14 @@ export class SqliteAnalytics {
     return s.all(params) as T[];
   }
 
+  /** Every row carries the full count; a page past the end has none, so ask for the first row. */
+  private total(name: AnalyticsStatementName, params: { offset: number }, rows: { total: number }[]): number {
+    if (rows.length || params.offset === 0) return rows[0]?.total ?? 0;
+    return this.all<{ total: number }>(name, { ...params, offset: 0, limit: 1 })[0]?.total ?? 0;
+  }
+
   songUsage(q: SongUsageQuery) {
-    const rows = this.all<SongRow & StatsRow & { total: number }>('songUsage', {
+    const params = {
       ...windowParams(q.window),
       includeUnsung: q.includeUnsung ? 1 : 0,
       lastBefore: q.lastBefore ?? null,
@@ -78,10 +84,11 @@ export class SqliteAnalytics {
       sort: q.sort,
       limit: q.limit ?? NO_LIMIT,
       offset: q.offset ?? 0,
-    });
+    };
+    const rows = this.all<SongRow & StatsRow & { total: number }>('songUsage', params);
     return {
       items: rows.map((r) => ({ song: toSong(r), ...usageStats(columns(r), q.window) })),
-      total: rows[0]?.total ?? 0,
+      total: this.total('songUsage', params, rows),
     };
   }
 
@@ -125,14 +132,11 @@ export class SqliteAnalytics {
   }
 
   artistUsage(window: AnalyticsWindow, page: { limit?: number; offset?: number }) {
-    const rows = this.all<ArtistUsageRecord & { times: number; total: number }>('artistUsage', {
-      ...windowParams(window),
-      limit: page.limit ?? NO_LIMIT,
-      offset: page.offset ?? 0,
-    });
+    const params = { ...windowParams(window), limit: page.limit ?? NO_LIMIT, offset: page.offset ?? 0 };
+    const rows = this.all<ArtistUsageRecord & { times: number; total: number }>('artistUsage', params);
     return {
       items: rows.map((r) => ({ artist: r.artist, timesSung: r.times, songs: r.songs })),
-      total: rows[0]?.total ?? 0,
+      total: this.total('artistUsage', params, rows),
     };
   }
 }
