@@ -314,8 +314,19 @@ describeWithBrowser('Insights page (headless Chromium, demo data)', (chromiumPat
       await again.page.$$eval('input[name="serviceType"]:checked', (els) => els.map((e) => (e as HTMLInputElement).value)),
     ).toEqual(['SUN_AM']);
 
-    // Back to all time through the preset: the window leaves the URL.
     await page.bringToFront();
+    // The 12-month preset: today and the day after the same date a year ago (the server's zone is UTC).
+    await page.select('select[name="preset"]', '12m');
+    await settled(page);
+    const now = new Date();
+    // (29 February a year back is the 28th.)
+    const lastDay = new Date(Date.UTC(now.getUTCFullYear() - 1, now.getUTCMonth() + 1, 0)).getUTCDate();
+    const yearAgo = new Date(Date.UTC(now.getUTCFullYear() - 1, now.getUTCMonth(), Math.min(now.getUTCDate(), lastDay) + 1));
+    url = new URL(page.url());
+    expect(url.searchParams.get('to')).toBe(now.toISOString().slice(0, 10));
+    expect(url.searchParams.get('from')).toBe(yearAgo.toISOString().slice(0, 10));
+
+    // Back to all time through the preset: the window leaves the URL.
     await page.select('select[name="preset"]', 'all');
     await settled(page);
     url = new URL(page.url());
