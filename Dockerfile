@@ -33,6 +33,8 @@ COPY --from=build --chown=node:node /app/node_modules ./node_modules
 COPY --from=build --chown=node:node /app/dist ./dist
 # The GraphQL schema files are read at startup (src/graphql/schema.ts: <app>/schema).
 COPY --chown=node:node schema ./schema
+# The Insights page's HTML, scripts and styles (src/insights/index.ts: <app>/public/insights).
+COPY --chown=node:node public ./public
 # The embedded store's directory: a volume, so the data outlives the container.
 RUN mkdir -p /app/data && chown node:node /app/data
 VOLUME /app/data

@@ -13,6 +13,7 @@ import { createGraphQLHandler } from './graphql/server';
 import { bodyParserError, jsonBody } from './http/body';
 import { clientError } from './http/errors';
 import { rejectUndecodablePaths } from './http/path';
+import { insightsRouter } from './insights';
 import { Lifecycle } from './lifecycle';
 import { createObservability } from './observability';
 import { sendError } from './rest/errors';
@@ -78,6 +79,7 @@ export async function createApp(config: Config, rawStore: Store, log: Logger): P
   });
 
   mountExplorers(app);
+  app.use(insightsRouter(config.serviceTimeZone));
   app.use(BASE_PATH, createRestRouter(schema, services, config.corsOrigins));
 
   if (!config.graphqlIntrospection) app.get('/graphql', graphqlBrowserRedirect);

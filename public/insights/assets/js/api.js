@@ -1,0 +1,101 @@
+// The page's only data path: the GraphQL analytics fields at /graphql (issue 10's names and shapes).
+
+const ENUM_ARGS = new Set(['serviceTypes', 'bucket', 'sort']);
+
+/** An argument value as GraphQL source text. Enum arguments are bare names; the rest is JSON. */
+function literal(name, value) {
+  if (Array.isArray(value)) return `[${value.map((v) => literal(name, v)).join(', ')}]`;
+  if (ENUM_ARGS.has(name)) {
+    if (!/^[A-Z_]+$/.test(value)) throw new Error(`Not an enum value: ${value}`);
+    return value;
+  }
+  return JSON.stringify(value);
+}
+
+/**
+ * `(a: 1, b: "x")` for the arguments that are set. Literals rather than variables: a date window is
+ * written the same whether the schema types it as String or as a scalar.
+ */
+function args(obj) {
+  const parts = Object.entries(obj)
+    .filter(([, v]) => v !== undefined && v !== null)
+    .map(([k, v]) => `${k}: ${literal(k, v)}`);
+  return parts.length ? `(${parts.join(', ')})` : '';
+}
+
+export class ApiError extends Error {}
+
+/** POST a query; GraphQL errors and non-JSON answers become one plain message. */
+export async function gql(query, signal) {
+  let res;
+  try {
+    res = await fetch('/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify({ query }),
+      signal,
+    });
+  } catch (err) {
+    if (err.name === 'AbortError') throw err;
+    throw new ApiError('The server could not be reached. Check that it is running, then try again.');
+  }
+  let body;
+  try {
+    body = await res.json();
+  } catch {
+    throw new ApiError(`The server answered ${res.status} ${res.statusText} without data.`);
+  }
+  if (body.errors?.length) throw new ApiError(body.errors.map((e) => e.message).join(' '));
+  if (!res.ok || !body.data) throw new ApiError(`The server answered ${res.status} ${res.statusText}.`);
+  return body.data;
+}
+
+const SONG = 'song { id name artists }';
+
+export async function topSongs(window, limit, signal) {
+  const d = await gql(
+    `{ songUsage${args({ ...window, limit })} { ${SONG} timesSung lastSung byServiceType { serviceType timesSung } } }`,
+    signal,
+  );
+  return d.songUsage;
+}
+
+export async function timeline(window, bucket, signal, songId) {
+  const d = await gql(
+    `{ usageTimeline${args({ ...window, bucket, songId })} { start services performances distinctSongs } }`,
+    signal,
+  );
+  return d.usageTimeline;
+}
+
+export async function notSungSince(date, serviceTypes, signal) {
+  const d = await gql(`{ songsNotSungSince${args({ date, serviceTypes })} { ${SONG} timesSung lastSung } }`, signal);
+  return d.songsNotSungSince;
+}
+
+export async function newSongs(window, signal) {
+  const d = await gql(`{ newSongs${args(window)} { ${SONG} timesSung firstSung lastSung } }`, signal);
+  return d.newSongs;
+}
+
+export async function sungWith(songId, window, limit, signal) {
+  const d = await gql(
+    `{ songsSungWith${args({ songId, ...window, limit })} { song { id name } together jaccard } }`,
+    signal,
+  );
+  return d.songsSungWith;
+}
+
+/** Whether any song is recorded at all (to tell an empty store from an empty answer). */
+export async function anySongs(signal) {
+  return (await gql('{ songs(limit: 1) { id } }', signal)).songs.length > 0;
+}
+
+export async function songStory(songId, window, signal) {
+  const d = await gql(
+    `{ song(id: ${Number(songId)}) { id name artists usage${args(window)} {
+        timesSung firstSung lastSung asOpener asCloser byServiceType { serviceType timesSung lastSung } } } }`,
+    signal,
+  );
+  return d.song;
+}

@@ -1,0 +1,340 @@
+// The Insights page: URL state -> controls and views; every number comes from /graphql.
+
+import * as api from './api.js';
+import { fmtCalendarDay, TIME_ZONE } from './format.js';
+import { Panel, songButton } from './panel.js';
+import { StoryHeader } from './story.js';
+import {
+  addDays,
+  effectiveBucket,
+  isDay,
+  presetOf,
+  presetWindow,
+  readState,
+  SERVICE_TYPES,
+  TYPE_LABELS,
+  todayIn,
+  windowArgs,
+  writeState,
+} from './state.js';
+import * as views from './views.js';
+
+const TOP_LIMIT = 15;
+const PAIR_SONGS = 10;
+const WITH_LIMIT = 10;
+
+const $ = (sel, root = document) => root.querySelector(sel);
+const form = $('#controls');
+const notice = $('#notice');
+const storyEl = $('#story');
+const today = () => todayIn(TIME_ZONE);
+
+let state = readState(location.search);
+
+const panel = (name, label, host = $(`[data-view="${name}"]`)) => new Panel(host, { name, label });
+const panels = {
+  top: panel('top', 'the top songs'),
+  timeline: panel('timeline', 'the timeline'),
+  rotation: panel('rotation', 'the rotation'),
+  newSongs: panel('new', 'the new songs'),
+  pairs: panel('pairs', 'the songs sung together'),
+  strip: panel('story-strip', "the song's history"),
+  sungWith: panel('story-with', 'the songs sung with it'),
+};
+const storyHeader = new StoryHeader(storyEl);
+const neverList = document.createElement('div');
+neverList.className = 'never';
+$('[data-view="rotation"] .panel-body').append(neverList);
+
+// ---- navigation: the URL is the state ------------------------------------------------------
+
+function navigate(patch) {
+  const before = state;
+  state = { ...state, ...patch, problems: [] };
+  history.pushState(null, '', location.pathname + writeState(state));
+  render(changedScopes(before, state));
+}
+
+function changedScopes(a, b) {
+  const windowChanged = a.from !== b.from || a.to !== b.to || a.serviceTypes.join() !== b.serviceTypes.join();
+  if (windowChanged) return ['window', 'rotation', 'story'];
+  const scopes = [];
+  if (a.bucket !== b.bucket) scopes.push('timeline', 'story');
+  if (a.weeks !== b.weeks) scopes.push('rotation');
+  if (a.song !== b.song) scopes.push('story');
+  return scopes;
+}
+
+export function openSong(id) {
+  if (state.song === id) return focusStory();
+  navigate({ song: id });
+}
+
+window.addEventListener('popstate', () => {
+  state = readState(location.search);
+  syncControls();
+  render(['window', 'rotation', 'story']);
+});
+
+// ---- controls ------------------------------------------------------------------------------
+
+function syncControls() {
+  const preset = presetOf(state, today());
+  form.preset.value = preset;
+  form.from.value = state.from ?? '';
+  form.to.value = state.to ?? '';
+  const types = state.serviceTypes.length ? state.serviceTypes : SERVICE_TYPES;
+  for (const box of form.querySelectorAll('input[name="serviceType"]')) box.checked = types.includes(box.value);
+  form.bucket.value = effectiveBucket(state);
+  form.weeks.value = String(state.weeks);
+  $('#window-text').textContent = describeWindow(state);
+}
+
+function windowSpan(s) {
+  if (s.from && s.to) return `${fmtCalendarDay(s.from)} to ${fmtCalendarDay(s.to)}`;
+  if (s.from) return `from ${fmtCalendarDay(s.from)} on`;
+  if (s.to) return `up to ${fmtCalendarDay(s.to)}`;
+  return 'all time';
+}
+
+function describeWindow(s) {
+  const span = windowSpan(s);
+  const types = s.serviceTypes.length && s.serviceTypes.length < SERVICE_TYPES.length ? s.serviceTypes.map((t) => TYPE_LABELS[t]).join(', ') : 'all service types';
+  return `Showing ${span}, ${types}. Dates in ${TIME_ZONE}.`;
+}
+
+form.addEventListener('submit', (e) => e.preventDefault());
+form.preset.addEventListener('change', () => {
+  const p = form.preset.value;
+  if (p === 'custom') {
+    if (!state.from && !state.to) {
+      // Start a custom window from the last 12 months, for the user to adjust.
+      navigate(presetWindow('12m', today()));
+      form.preset.value = 'custom';
+    }
+    form.from.focus();
+    return;
+  }
+  navigate(presetWindow(p, today()));
+});
+for (const name of ['from', 'to']) {
+  form[name].addEventListener('change', () => {
+    const from = form.from.value || null;
+    const to = form.to.value || null;
+    if ((from && !isDay(from)) || (to && !isDay(to))) return;
+    if (from && to && from > to) {
+      showNotice([`The window cannot end (${fmtCalendarDay(to)}) before it starts (${fmtCalendarDay(from)}).`]);
+      return;
+    }
+    navigate({ from, to });
+  });
+}
+form.addEventListener('change', (e) => {
+  if (e.target.name !== 'serviceType') return;
+  const chosen = [...form.querySelectorAll('input[name="serviceType"]:checked')].map((b) => b.value);
+  if (!chosen.length) {
+    e.target.checked = true;
+    showNotice(['Choose at least one service type.']);
+    return;
+  }
+  navigate({ serviceTypes: chosen.length === SERVICE_TYPES.length ? [] : chosen });
+});
+form.bucket.addEventListener('change', () => navigate({ bucket: form.bucket.value }));
+form.weeks.addEventListener('change', () => {
+  const n = Number(form.weeks.value);
+  if (!Number.isInteger(n) || n < 1 || n > 520) {
+    showNotice(['Weeks must be a whole number from 1 to 520.']);
+    form.weeks.value = String(state.weeks);
+    return;
+  }
+  navigate({ weeks: n });
+});
+
+document.addEventListener('click', (e) => {
+  const link = e.target.closest('[data-song-id]');
+  if (link) openSong(Number(link.dataset.songId));
+  if (e.target.closest('[data-action="close-story"]')) navigate({ song: null });
+});
+
+function showNotice(lines) {
+  notice.hidden = !lines.length;
+  notice.replaceChildren(...lines.map((l) => Object.assign(document.createElement('p'), { textContent: l })));
+}
+
+// ---- loading -------------------------------------------------------------------------------
+
+const controllers = new Map();
+let pending = 0;
+/** Loads in flight, on <body data-pending>: lets tests (and curious users) see when the page is settled. */
+const countPending = (delta) => {
+  pending += delta;
+  document.body.dataset.pending = String(pending);
+};
+
+/** Run one view's load; a newer load of the same view aborts the older, so answers never cross. */
+async function load(key, target, work) {
+  controllers.get(key)?.abort();
+  const ctl = new AbortController();
+  controllers.set(key, ctl);
+  countPending(1);
+  target.loading();
+  try {
+    await work(ctl.signal);
+  } catch (err) {
+    if (!ctl.signal.aborted) target.error(err.message, () => load(key, target, work));
+  } finally {
+    countPending(-1);
+  }
+}
+
+/** What an empty window says, with the way out. */
+function emptyWindow(what) {
+  const typed = state.serviceTypes.length ? ' of the chosen service types' : '';
+  if (!state.from && !state.to) {
+    return [
+      `No ${what} yet: no services${typed} have been recorded. Record services and their setlists through the API (POST /api/v1/services, then add songs to each), or load the demo data with "npm run seed".`,
+      state.serviceTypes.length ? [{ label: 'Show all service types', run: () => navigate({ serviceTypes: [] }) }] : [],
+    ];
+  }
+  return [
+    `No ${what}: no services${typed} took place in the window (${windowSpan(state)}). Choose a wider window.`,
+    [{ label: 'Show all time', run: () => navigate({ from: null, to: null }) }],
+  ];
+}
+
+function loadTopAndPairs() {
+  const w = windowArgs(state);
+  const types = state.serviceTypes.length ? state.serviceTypes : SERVICE_TYPES;
+  let top = null;
+  const topDone = load('top', panels.top, async (signal) => {
+    top = (await api.topSongs(w, TOP_LIMIT, signal)).filter((r) => r.timesSung > 0);
+    if (!top.length) return panels.top.empty(...emptyWindow('songs sung'));
+    panels.top.show(views.topSongsView(top, types, openSong));
+  });
+  load('pairs', panels.pairs, async (signal) => {
+    await topDone;
+    if (!top) throw new api.ApiError('the top songs did not load.');
+    const songs = top.slice(0, PAIR_SONGS);
+    if (songs.length < 2) return panels.pairs.empty(...emptyWindow('pairs of songs'));
+    const lists = await Promise.all(songs.map((r) => api.sungWith(r.song.id, w, 1000, signal)));
+    const view = views.pairsView(songs, lists, openSong);
+    if (!view) return panels.pairs.empty('None of the top songs were sung in the same service in this window. Widen the window to see which songs travel together.');
+    panels.pairs.show(view);
+  });
+}
+
+function loadTimeline() {
+  const bucket = effectiveBucket(state);
+  load('timeline', panels.timeline, async (signal) => {
+    const buckets = await api.timeline(windowArgs(state), bucket, signal);
+    if (!buckets.some((b) => b.services > 0)) return panels.timeline.empty(...emptyWindow('services'));
+    panels.timeline.show(views.timelineView(buckets, bucket));
+  });
+}
+
+function loadNewSongs() {
+  load('new', panels.newSongs, async (signal) => {
+    const rows = await api.newSongs(windowArgs(state), signal);
+    if (!rows.length && !state.from && !state.to) return panels.newSongs.empty(...emptyWindow('new songs'));
+    if (!rows.length) {
+      return panels.newSongs.empty('No song was sung for the first time in this window. Widen the window to see when songs came in.', [
+        { label: 'Show all time', run: () => navigate({ from: null, to: null }) },
+      ]);
+    }
+    panels.newSongs.show(views.newSongsView(rows, openSong));
+  });
+}
+
+function loadRotation() {
+  const cutoff = addDays(today(), -7 * state.weeks);
+  load('rotation', panels.rotation, async (signal) => {
+    neverList.replaceChildren();
+    const rows = await api.notSungSince(cutoff, windowArgs(state).serviceTypes, signal);
+    if (!rows.length) {
+      if (!(await api.anySongs(signal))) {
+        return panels.rotation.empty(
+          'No songs yet. Add songs through the API (POST /api/v1/songs, as an ADMIN), or load the demo data with "npm run seed".',
+        );
+      }
+      return panels.rotation.empty(
+        `Every song has been sung in the last ${state.weeks} weeks (since ${fmtCalendarDay(cutoff)}). Lower the number of weeks to see which were sung least recently.`,
+      );
+    }
+    const view = views.rotationView(rows, { cutoff, weeks: state.weeks, now: Date.now(), openSong });
+    panels.rotation.show(view);
+    if (!view.hasChart) panels.rotation.chartEl.hidden = true;
+    if (view.never.length) {
+      const h = document.createElement('h3');
+      h.textContent = `Never sung (${view.never.length})`;
+      const ul = document.createElement('ul');
+      ul.append(
+        ...view.never.map((r) => {
+          const li = document.createElement('li');
+          li.append(songButton(r.song));
+          return li;
+        }),
+      );
+      neverList.replaceChildren(h, ul);
+    }
+  });
+}
+
+function focusStory() {
+  storyEl.scrollIntoView({ block: 'start' });
+  storyEl.focus({ preventScroll: true });
+}
+
+function loadStory() {
+  if (!state.song) {
+    for (const key of ['story', 'strip', 'with']) controllers.get(key)?.abort();
+    storyEl.hidden = true;
+    return;
+  }
+  const id = state.song;
+  const w = windowArgs(state);
+  const bucket = effectiveBucket(state);
+  const opening = storyEl.hidden;
+  storyEl.hidden = false;
+  let name = null;
+  const songDone = load('story', storyHeader, async (signal) => {
+    const song = await api.songStory(id, w, signal);
+    if (!song) return storyHeader.missing(id);
+    name = song.name;
+    storyHeader.show(song, state.serviceTypes);
+  });
+  load('strip', panels.strip, async (signal) => {
+    const buckets = await api.timeline(w, bucket, signal, id);
+    await songDone;
+    if (!name) return panels.strip.settle();
+    if (!buckets.some((b) => b.performances > 0)) {
+      return panels.strip.empty(`${name} was not sung in this window. Widen the window to see its history.`, [
+        { label: 'Show all time', run: () => navigate({ from: null, to: null }) },
+      ]);
+    }
+    panels.strip.show(views.stripView(name, buckets, bucket));
+  });
+  load('with', panels.sungWith, async (signal) => {
+    const rows = (await api.sungWith(id, w, WITH_LIMIT, signal)).filter((r) => r.together > 0);
+    await songDone;
+    if (!name) return panels.sungWith.settle();
+    if (!rows.length) return panels.sungWith.empty(`${name} shared no service with another song in this window.`);
+    panels.sungWith.show(views.sungWithView(name, rows, openSong));
+  });
+  if (opening) focusStory();
+}
+
+function render(scopes) {
+  syncControls();
+  showNotice(state.problems ?? []);
+  if (scopes.includes('window')) {
+    loadTopAndPairs();
+    loadTimeline();
+    loadNewSongs();
+  } else if (scopes.includes('timeline')) loadTimeline();
+  if (scopes.includes('rotation')) loadRotation();
+  if (scopes.includes('story')) loadStory();
+}
+
+// A link with mistakes is shown cleaned, with the mistakes explained in the notice.
+if (state.problems.length) history.replaceState(null, '', location.pathname + writeState(state));
+render(['window', 'rotation', 'story']);

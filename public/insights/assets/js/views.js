@@ -1,0 +1,348 @@
+// What each view draws: API answers in, Panel.show() arguments out (chart option, table, keys).
+
+import { fmtCalendarDay, fmtDay, fmtMonth, plural } from './format.js';
+import { SERVICE_TYPES, TYPE_LABELS } from './state.js';
+
+// Okabe-Ito colours: told apart with any common colour-vision deficiency.
+const TYPE_COLORS = { SUN_AM: '#0072B2', SUN_PM: '#E69F00', WED: '#009E73' };
+const BLUE = '#0072B2';
+const VERMILION = '#D55E00';
+const ROW = 30;
+const WEEK_MS = 7 * 86_400_000;
+
+/** Phones get shorter song names beside the bars (the full name is in the tooltip and table). */
+const narrow = () => window.matchMedia('(max-width: 500px)').matches;
+
+const categoryAxis = (names, extra = {}) => ({
+  type: 'category',
+  data: names,
+  inverse: true,
+  triggerEvent: true,
+  axisTick: { show: false },
+  axisLabel: { width: narrow() ? 100 : 150, overflow: 'truncate', ...extra },
+});
+const grid = (extra = {}) => ({ left: 8, right: 48, top: 36, bottom: 8, containLabel: true, ...extra });
+
+/** Song index of a click on a bar or on its axis label. */
+function clickedIndex(params, names) {
+  if (params.componentType === 'series') return params.dataIndex;
+  if (params.componentType === 'yAxis') return names.indexOf(params.value);
+  return -1;
+}
+
+const songItems = (rows, text, openSong) =>
+  rows.map((r, i) => ({ text: text(r), tip: { seriesIndex: 0, dataIndex: i }, select: () => openSong(r.song.id) }));
+
+/**
+ * One bar per song, one series: the drawing, keyboard items and click handling that rotation,
+ * new songs and "sung with" share. `value(row)` is the bar; `label(row)` is written at its end.
+ */
+function songBars(rows, { series, color, value, label, axisName, right = 48, text, openSong }) {
+  const names = rows.map((r) => r.song.name);
+  return {
+    height: rows.length * ROW + (axisName ? 70 : 40),
+    option: {
+      grid: grid({ top: axisName ? 16 : 8, bottom: axisName ? 30 : 8, right }),
+      tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' } },
+      xAxis: { type: 'value', minInterval: 1, name: axisName, nameLocation: 'middle', nameGap: 24 },
+      yAxis: categoryAxis(names),
+      series: [
+        {
+          name: series,
+          type: 'bar',
+          barMaxWidth: 22,
+          itemStyle: { color },
+          label: { show: true, position: 'right', formatter: (p) => label(rows[p.dataIndex]) },
+          data: rows.map(value),
+        },
+      ],
+    },
+    items: songItems(rows, text, openSong),
+    onClick: (p) => {
+      const i = clickedIndex(p, names);
+      if (i >= 0) openSong(rows[i].song.id);
+    },
+  };
+}
+
+export function topSongsView(rows, types, openSong) {
+  const names = rows.map((r) => r.song.name);
+  const count = (r, t) => r.byServiceType.find((b) => b.serviceType === t)?.timesSung ?? 0;
+  const series = types.map((t, i) => ({
+    name: TYPE_LABELS[t],
+    type: 'bar',
+    stack: 'times',
+    barMaxWidth: 22,
+    itemStyle: { color: TYPE_COLORS[t] },
+    data: rows.map((r) => count(r, t)),
+    // The total, written once at the end of each stacked bar.
+    label:
+      i === types.length - 1
+        ? { show: true, position: 'right', formatter: (p) => String(rows[p.dataIndex].timesSung) }
+        : { show: false },
+  }));
+  const top = rows[0];
+  return {
+    summary: `Most sung: ${top.song.name}, ${plural(top.timesSung, 'time')}. The ${plural(rows.length, 'song')} sung most in the window.`,
+    height: rows.length * ROW + 90,
+    option: {
+      aria: { decal: { show: true } },
+      legend: { top: 0, left: 0 },
+      grid: grid({ bottom: 30 }),
+      tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' } },
+      xAxis: { type: 'value', minInterval: 1, name: 'times sung', nameLocation: 'middle', nameGap: 26 },
+      yAxis: categoryAxis(names),
+      series,
+    },
+    items: songItems(
+      rows,
+      (r) => `${r.song.name}: ${plural(r.timesSung, 'time')} (${types.map((t) => `${TYPE_LABELS[t]} ${count(r, t)}`).join(', ')})`,
+      openSong,
+    ),
+    onClick: (p) => {
+      const i = clickedIndex(p, names);
+      if (i >= 0) openSong(rows[i].song.id);
+    },
+    table: {
+      caption: 'Top songs: times sung in the window by service type',
+      columns: [{ label: 'Song' }, { label: 'Times sung', num: true }, ...types.map((t) => ({ label: TYPE_LABELS[t], num: true }))],
+      rows: rows.map((r) => [r.song, r.timesSung, ...types.map((t) => count(r, t))]),
+    },
+  };
+}
+
+const bucketLabel = (bucket) => (bucket === 'WEEK' ? (ms) => `w/c ${fmtDay(ms)}` : fmtMonth);
+const bucketWord = (bucket) => (bucket === 'WEEK' ? 'week' : 'month');
+
+export function timelineView(buckets, bucket) {
+  const label = bucketLabel(bucket);
+  const labels = buckets.map((b) => label(b.start));
+  const services = buckets.reduce((n, b) => n + b.services, 0);
+  const busiest = buckets.reduce((a, b) => (b.services > a.services ? b : a), buckets[0]);
+  return {
+    summary: `${plural(services, 'service')} over ${plural(buckets.length, bucketWord(bucket))}; busiest: ${label(busiest.start)} with ${plural(busiest.services, 'service')}.`,
+    option: {
+      legend: { top: 0, left: 0 },
+      grid: grid({ right: 16, bottom: 40 }),
+      tooltip: { trigger: 'axis' },
+      dataZoom: buckets.length > 60 ? [{ type: 'inside' }, { type: 'slider', height: 18, bottom: 4 }] : [],
+      xAxis: { type: 'category', data: labels, axisTick: { alignWithLabel: true } },
+      yAxis: { type: 'value', minInterval: 1 },
+      series: [
+        { name: 'Services', type: 'bar', itemStyle: { color: BLUE }, data: buckets.map((b) => b.services) },
+        {
+          name: 'Distinct songs',
+          type: 'line',
+          symbolSize: 5,
+          itemStyle: { color: VERMILION },
+          lineStyle: { width: 2 },
+          data: buckets.map((b) => b.distinctSongs),
+        },
+      ],
+    },
+    items: buckets.map((b, i) => ({
+      text: `${labels[i]}: ${plural(b.services, 'service')}, ${plural(b.distinctSongs, 'distinct song')}`,
+      tip: { seriesIndex: 0, dataIndex: i },
+    })),
+    table: {
+      caption: `Services and distinct songs per ${bucketWord(bucket)}`,
+      columns: [{ label: bucket === 'WEEK' ? 'Week' : 'Month' }, { label: 'Services', num: true }, { label: 'Distinct songs', num: true }, { label: 'Songs sung', num: true }],
+      rows: buckets.map((b, i) => [labels[i], b.services, b.distinctSongs, b.performances]),
+    },
+  };
+}
+
+/** Rotation: songs sung before, longest gap first (the chart), and never-sung songs (listed). */
+export function rotationView(rows, { cutoff, weeks, now, openSong, chartLimit = 25 }) {
+  const never = rows.filter((r) => r.lastSung === null);
+  const lapsed = rows.filter((r) => r.lastSung !== null);
+  const shown = lapsed.slice(0, chartLimit);
+  const gap = (r) => Math.floor((now - r.lastSung) / WEEK_MS);
+  const more = lapsed.length - shown.length;
+  return {
+    summary:
+      `${plural(lapsed.length, 'song')} not sung since ${fmtCalendarDay(cutoff)} (${plural(weeks, 'week')})` +
+      `${never.length ? `; ${plural(never.length, 'song')} never sung` : ''}.` +
+      `${more > 0 ? ` The chart shows the ${shown.length} longest gaps; the table has all.` : ''}`,
+    ...songBars(shown, {
+      series: 'Weeks since last sung',
+      color: VERMILION,
+      value: gap,
+      label: (r) => fmtDay(r.lastSung),
+      axisName: 'weeks since last sung',
+      right: 90,
+      text: (r) => `${r.song.name}: last sung ${fmtDay(r.lastSung)}, ${plural(gap(r), 'week')} ago`,
+      openSong,
+    }),
+    // All of them never sung: nothing to draw, only the list.
+    hasChart: shown.length > 0,
+    never,
+    table: {
+      caption: `Songs not sung since ${fmtCalendarDay(cutoff)}, never-sung first`,
+      columns: [{ label: 'Song' }, { label: 'Last sung' }, { label: 'Weeks since', num: true }, { label: 'Times sung (all time)', num: true }],
+      rows: rows.map((r) => [r.song, r.lastSung === null ? 'never' : fmtDay(r.lastSung), r.lastSung === null ? '—' : gap(r), r.timesSung]),
+    },
+  };
+}
+
+export function newSongsView(rows, openSong, chartLimit = 30) {
+  const shown = rows.slice(0, chartLimit);
+  const latest = rows[rows.length - 1];
+  return {
+    summary:
+      `${plural(rows.length, 'song')} first sung in the window; the latest: ${latest.song.name} on ${fmtDay(latest.firstSung)}.` +
+      `${rows.length > shown.length ? ` The chart shows the first ${shown.length}; the table has all.` : ''}`,
+    ...songBars(shown, {
+      series: 'Times sung',
+      color: '#009E73',
+      value: (r) => r.timesSung,
+      label: (r) => `${r.timesSung} · first ${fmtDay(r.firstSung)}`,
+      axisName: 'times sung since (all time)',
+      right: 130,
+      text: (r) => `${r.song.name}: first sung ${fmtDay(r.firstSung)}, ${plural(r.timesSung, 'time')} since`,
+      openSong,
+    }),
+    table: {
+      caption: 'Songs first sung in the window, in order of first performance',
+      columns: [{ label: 'Song' }, { label: 'First sung' }, { label: 'Times sung (all time)', num: true }, { label: 'Last sung' }],
+      rows: rows.map((r) => [r.song, fmtDay(r.firstSung), r.timesSung, fmtDay(r.lastSung)]),
+    },
+  };
+}
+
+/**
+ * Pairs among the top songs: `withLists[i]` is songsSungWith for `top[i]`. The heat map is
+ * symmetric; the table and the keyboard walk the pairs strongest first.
+ */
+export function pairsView(top, withLists, openSong) {
+  const names = top.map((r) => r.song.name);
+  const index = new Map(top.map((r, i) => [r.song.id, i]));
+  const cell = new Map();
+  withLists.forEach((list, i) => {
+    for (const p of list) {
+      const j = index.get(p.song.id);
+      if (j !== undefined && j !== i) cell.set(`${i},${j}`, p);
+    }
+  });
+  const data = [];
+  const pairs = [];
+  for (let i = 0; i < top.length; i++) {
+    for (let j = 0; j < top.length; j++) {
+      if (i === j) continue;
+      const p = cell.get(`${i},${j}`) ?? cell.get(`${j},${i}`);
+      data.push([j, i, p?.together ?? 0]);
+      if (i < j && p && p.together > 0) pairs.push({ i, j, together: p.together, jaccard: p.jaccard, dataIndex: data.length - 1 });
+    }
+  }
+  pairs.sort((a, b) => b.together - a.together || b.jaccard - a.jaccard || a.i - b.i || a.j - b.j);
+  if (!pairs.length) return null;
+  const strongest = pairs[0];
+  const max = strongest.together;
+  return {
+    summary: `Strongest pair: ${names[strongest.i]} and ${names[strongest.j]}, together in ${plural(strongest.together, 'service')}. Among the ${top.length} most sung songs.`,
+    height: top.length * 34 + 170,
+    option: {
+      grid: { left: 8, right: 16, top: 8, bottom: 56, containLabel: true },
+      tooltip: {
+        formatter: (p) => `${names[p.value[1]]} + ${names[p.value[0]]}: together in ${plural(p.value[2], 'service')}`,
+      },
+      xAxis: {
+        type: 'category',
+        data: names,
+        axisLabel: { rotate: narrow() ? 90 : 40, width: narrow() ? 70 : 90, overflow: 'truncate', interval: 0 },
+        splitArea: { show: true },
+      },
+      yAxis: categoryAxis(names, { width: narrow() ? 90 : 130 }),
+      visualMap: {
+        min: 0,
+        max,
+        calculable: false,
+        orient: 'horizontal',
+        left: 'center',
+        bottom: 0,
+        itemHeight: 120,
+        text: [`${max}`, '0'],
+        inRange: { color: ['#f3f6fb', '#9ec3e6', '#0b4f8a'] },
+      },
+      series: [
+        {
+          name: 'Services together',
+          type: 'heatmap',
+          data,
+          label: { show: true, formatter: (p) => (p.value[2] ? String(p.value[2]) : '') },
+          emphasis: { itemStyle: { borderColor: '#222', borderWidth: 2 } },
+        },
+      ],
+    },
+    items: pairs.map((p) => ({
+      text: `${names[p.i]} and ${names[p.j]}: together in ${plural(p.together, 'service')}`,
+      tip: { seriesIndex: 0, dataIndex: p.dataIndex },
+      select: () => openSong(top[p.i].song.id),
+    })),
+    onClick: (p) => {
+      if (p.componentType === 'series') openSong(top[p.value[1]].song.id);
+      else if (p.componentType === 'yAxis') openSong(top[names.indexOf(p.value)].song.id);
+    },
+    table: {
+      caption: 'Pairs among the top songs, most often together first',
+      columns: [{ label: 'Song' }, { label: 'Sung with' }, { label: 'Services together', num: true }, { label: 'Jaccard', num: true }],
+      rows: pairs.map((p) => [top[p.i].song, top[p.j].song, p.together, p.jaccard.toFixed(2)]),
+    },
+  };
+}
+
+/** One song's history: how often it was sung per period. */
+export function stripView(name, buckets, bucket) {
+  const label = bucketLabel(bucket);
+  const labels = buckets.map((b) => label(b.start));
+  const sung = buckets.filter((b) => b.performances > 0).length;
+  return {
+    summary: `${name} was sung in ${sung} of ${plural(buckets.length, bucketWord(bucket))}.`,
+    height: 170,
+    option: {
+      grid: grid({ right: 16, top: 16, bottom: 8 }),
+      tooltip: { trigger: 'axis' },
+      xAxis: { type: 'category', data: labels },
+      yAxis: { type: 'value', minInterval: 1 },
+      series: [{ name: 'Times sung', type: 'bar', itemStyle: { color: BLUE }, data: buckets.map((b) => b.performances) }],
+    },
+    items: buckets.map((b, i) => ({ text: `${labels[i]}: ${plural(b.performances, 'time')}`, tip: { seriesIndex: 0, dataIndex: i } })),
+    table: {
+      caption: `${name}: times sung per ${bucketWord(bucket)}`,
+      columns: [{ label: bucket === 'WEEK' ? 'Week' : 'Month' }, { label: 'Times sung', num: true }],
+      rows: buckets.map((b, i) => [labels[i], b.performances]),
+    },
+  };
+}
+
+export function sungWithView(name, rows, openSong) {
+  return {
+    summary: `Most often with ${name}: ${rows[0].song.name}, together in ${plural(rows[0].together, 'service')}.`,
+    ...songBars(rows, {
+      series: 'Services together',
+      color: '#CC79A7',
+      value: (r) => r.together,
+      label: (r) => String(r.together),
+      text: (r) => `${r.song.name}: together in ${plural(r.together, 'service')}`,
+      openSong,
+    }),
+    table: {
+      caption: `Songs sung in the same services as ${name}`,
+      columns: [{ label: 'Song' }, { label: 'Services together', num: true }, { label: 'Jaccard', num: true }],
+      rows: rows.map((r) => [r.song, r.together, r.jaccard.toFixed(2)]),
+    },
+  };
+}
+
+/** The story's headline numbers, as a definition list's [term, value] pairs. */
+export function storyStats(usage, types) {
+  const t = types.length ? types : SERVICE_TYPES;
+  return [
+    ['Times sung', usage.timesSung],
+    ['First sung', fmtDay(usage.firstSung)],
+    ['Last sung', fmtDay(usage.lastSung)],
+    ['Opened a service', plural(usage.asOpener, 'time')],
+    ['Closed a service', plural(usage.asCloser, 'time')],
+    ...usage.byServiceType.filter((b) => t.includes(b.serviceType)).map((b) => [TYPE_LABELS[b.serviceType], b.timesSung]),
+  ];
+}

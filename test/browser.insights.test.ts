@@ -1,0 +1,544 @@
+/**
+ * The Insights page in headless Chromium, on the demo data (`npm run seed` into a temp SQLite
+ * file), against a real server. Every number the page shows is compared with what the GraphQL
+ * API answers for the same window. Screenshots of each view go to test-artifacts/insights-*.png;
+ * with INSIGHTS_DOCS_SCREENSHOT=1 (npm run screenshot:insights) the overview also goes to
+ * docs/insights.png for the README.
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Browser, Page } from 'puppeteer-core';
+import { ARTIFACTS_DIR, describeWithBrowser, guardedPage, launchBrowser, type GuardedPage } from './helpers/browser';
+import { startTestServer, tempDbPath, type TestServer } from './helpers/server';
+
+const ROOT = path.resolve(__dirname, '..');
+const DOCS_SCREENSHOT = path.join(ROOT, 'docs', 'insights.png');
+
+interface Usage {
+  song: { id: number; name: string };
+  timesSung: number;
+  byServiceType: { serviceType: string; timesSung: number }[];
+}
+
+/** GraphQL arguments as literals, the way the page writes them. */
+function args(a: Record<string, unknown>): string {
+  const parts = Object.entries(a)
+    .filter(([, v]) => v !== undefined)
+    .map(([k, v]) => `${k}: ${k === 'serviceTypes' ? `[${(v as string[]).join(', ')}]` : JSON.stringify(v)}`);
+  return parts.length ? `(${parts.join(', ')})` : '';
+}
+
+describeWithBrowser('Insights page (headless Chromium, demo data)', (chromiumPath) => {
+  let server: TestServer;
+  let browser: Browser;
+  let base: string;
+  const pages: GuardedPage[] = [];
+
+  async function api<T>(query: string): Promise<T> {
+    const res = await server.gql(query);
+    expect(res.body.errors).toBeUndefined();
+    return res.body.data as T;
+  }
+  const topSongs = async (w: Record<string, unknown> = {}) =>
+    (
+      await api<{ songUsage: Usage[] }>(
+        `{ songUsage${args({ ...w, limit: 15 })} { song { id name } timesSung byServiceType { serviceType timesSung } } }`,
+      )
+    ).songUsage;
+
+  async function open(query = '', viewport = { width: 1280, height: 900 }, origin = base): Promise<GuardedPage> {
+    const g = await guardedPage(browser);
+    pages.push(g);
+    await g.page.setViewport(viewport);
+    // Still frames: the page turns chart animation off for users who ask for reduced motion.
+    await g.page.emulateMediaFeatures([{ name: 'prefers-reduced-motion', value: 'reduce' }]);
+    await g.page.goto(`${origin}/insights${query}`, { waitUntil: 'load' });
+    await settled(g.page);
+    return g;
+  }
+
+  /** Every load answered (the page counts loads in flight on body[data-pending]). */
+  const settled = (page: Page) =>
+    // Polling by interval: animation frames (the default) never come in a background tab.
+    page.waitForFunction(() => document.body.dataset.pending === '0', { timeout: 15_000, polling: 50 });
+
+  /** A real mouse click, with the target scrolled clear of the sticky controls bar first. */
+  async function click(page: Page, sel: string) {
+    await page.$eval(sel, (e) => e.scrollIntoView({ block: 'center' }));
+    await page.click(sel);
+  }
+
+  const text = (page: Page, sel: string) => page.$eval(sel, (e) => (e.textContent ?? '').trim());
+
+  /** The first data row of a view's table: cell texts. */
+  const tableRows = (page: Page, view: string) =>
+    page.$$eval(`[data-table="${view}"] tbody tr`, (rows) =>
+      rows.map((r) => [...r.children].map((c) => (c.textContent ?? '').trim())),
+    );
+
+  /** The chart's drawn series data, from ECharts itself. */
+  const chartSeries = (page: Page, view: string) =>
+    page.$eval(`[data-chart="${view}"]`, (el) => {
+      const chart = (window as any).echarts.getInstanceByDom(el);
+      return (chart.getOption().series as { name: string; data: unknown[] }[]).map((s) => ({ name: s.name, data: s.data }));
+    });
+
+  const chartSize = (page: Page, view: string) =>
+    page.$eval(`[data-chart="${view}"] canvas`, (c) => {
+      const r = c.getBoundingClientRect();
+      return { width: r.width, height: r.height };
+    });
+
+  async function shoot(g: GuardedPage, name: string, selector?: string) {
+    fs.mkdirSync(ARTIFACTS_DIR, { recursive: true });
+    const file = path.join(ARTIFACTS_DIR, `insights-${name}.png`);
+    if (selector) {
+      const el = await g.page.$(selector);
+      await el!.screenshot({ path: file as `${string}.png` });
+    } else {
+      await g.page.screenshot({ path: file as `${string}.png`, fullPage: true });
+    }
+    return file;
+  }
+
+  function expectClean(g: GuardedPage) {
+    expect(g.errors).toEqual([]);
+    expect(g.blocked).toEqual([]);
+  }
+
+  beforeAll(async () => {
+    const dbPath = tempDbPath();
+    execFileSync(path.join(ROOT, 'node_modules', '.bin', 'tsx'), ['src/cli/seed.ts'], {
+      cwd: ROOT,
+      env: { ...process.env, SQLITE_PATH: dbPath, STORE: 'sqlite', LOG_LEVEL: 'silent' },
+      stdio: 'pipe',
+    });
+    server = await startTestServer({ SQLITE_PATH: dbPath });
+    // The request guard lets 127.0.0.1 through only.
+    base = server.url.replace('localhost', '127.0.0.1');
+    browser = await launchBrowser(chromiumPath);
+  }, 120_000);
+
+  afterAll(async () => {
+    for (const g of pages) await g.page.close().catch(() => undefined);
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('serves the page with a strict same-origin CSP and its assets from the host', async () => {
+    const page = await server.raw('GET', '/insights');
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/text\/html/);
+    const csp = page.headers.get('content-security-policy')!;
+    expect(csp).toContain("default-src 'self'");
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toContain('unsafe-inline');
+    expect(page.text).not.toMatch(/https?:\/\//);
+    for (const asset of ['echarts.min.js', 'js/main.js', 'insights.css', 'favicon.svg']) {
+      const res = await server.raw('GET', `/insights/assets/${asset}`);
+      expect(res.status).toBe(200);
+      // Revalidated, not cached blind (fetch itself will not send a conditional GET: curl does).
+      expect(res.headers.get('cache-control')).toBe('public, max-age=0');
+      expect(res.headers.get('etag')).toBeTruthy();
+    }
+    const missing = await server.raw('GET', '/insights/assets/nope.js');
+    expect(missing.status).toBe(404);
+    expect(missing.body.error.code).toBe('NOT_FOUND');
+  });
+
+  it('draws every view on all-time demo data, with the API numbers, no console errors and no off-host request', async () => {
+    const g = await open();
+    const { page } = g;
+    const api = await topSongs();
+    expect(api.length).toBeGreaterThan(0);
+
+    expect(await text(page, '[data-view="top"] .summary')).toContain(
+      `Most sung: ${api[0].song.name}, ${api[0].timesSung} time`,
+    );
+    const rows = await tableRows(page, 'top');
+    expect(rows.map((r) => [r[0], Number(r[1])])).toEqual(api.map((u) => [u.song.name, u.timesSung]));
+
+    for (const view of ['top', 'timeline', 'rotation', 'new', 'pairs']) {
+      const size = await chartSize(page, view);
+      expect(size.width).toBeGreaterThan(100);
+      expect(size.height).toBeGreaterThan(100);
+    }
+    // Screen readers hear the summary, not ECharts' raw data tuples.
+    expect(await page.$eval('[data-chart="top"]', (e) => e.getAttribute('aria-label'))).toContain(
+      `Most sung: ${api[0].song.name}`,
+    );
+    await shoot(g, 'overview');
+    if (process.env.INSIGHTS_DOCS_SCREENSHOT) {
+      await page.setViewport({ width: 1280, height: 900 });
+      await page.screenshot({ path: DOCS_SCREENSHOT as `${string}.png`, fullPage: true });
+    }
+    for (const [view, sel] of [
+      ['top', '[data-view="top"]'],
+      ['timeline', '[data-view="timeline"]'],
+      ['rotation', '[data-view="rotation"]'],
+      ['new', '[data-view="new"]'],
+      ['pairs', '[data-view="pairs"]'],
+    ]) {
+      await shoot(g, view, sel);
+    }
+    expectClean(g);
+  });
+
+  it('each table alternative shows the numbers its chart draws', async () => {
+    const g = await open();
+    const { page } = g;
+    const numbers = (rows: string[][], col: number) => rows.map((r) => Number(r[col]));
+
+    // Top songs: one stacked series per service type; the table has the total and each type.
+    const top = await chartSeries(page, 'top');
+    const topRows = await tableRows(page, 'top');
+    top.forEach((s, i) => expect(s.data).toEqual(numbers(topRows, 2 + i)));
+    expect(topRows.map((r) => Number(r[1]))).toEqual(
+      topRows.map((_, row) => top.reduce((sum, s) => sum + (s.data[row] as number), 0)),
+    );
+
+    const timeline = await chartSeries(page, 'timeline');
+    const timelineRows = await tableRows(page, 'timeline');
+    expect(timeline[0].data).toEqual(numbers(timelineRows, 1));
+    expect(timeline[1].data).toEqual(numbers(timelineRows, 2));
+
+    const fresh = await chartSeries(page, 'new');
+    const newRows = await tableRows(page, 'new');
+    expect(fresh[0].data).toEqual(numbers(newRows, 2).slice(0, fresh[0].data.length));
+
+    // Pairs: every table row is a cell of the heat map ([x, y, together]), both ways round.
+    const cells = (await chartSeries(page, 'pairs'))[0].data as [number, number, number][];
+    const names = await page.$eval('[data-chart="pairs"]', (el) =>
+      (window as any).echarts.getInstanceByDom(el).getOption().yAxis[0].data as string[],
+    );
+    const pairRows = await tableRows(page, 'pairs');
+    expect(pairRows.length).toBeGreaterThan(0);
+    for (const [a, b, together] of pairRows) {
+      const [i, j] = [names.indexOf(a), names.indexOf(b)];
+      expect(cells.find(([x, y]) => x === j && y === i)?.[2]).toBe(Number(together));
+      expect(cells.find(([x, y]) => x === i && y === j)?.[2]).toBe(Number(together));
+    }
+
+    // The timeline by week, and the rotation over 4 weeks: the URL says so, the numbers are the API's.
+    await page.select('select[name="bucket"]', 'WEEK');
+    await settled(page);
+    expect(new URL(page.url()).searchParams.get('bucket')).toBe('WEEK');
+    const weeks = (
+      await api<{ usageTimeline: { services: number; distinctSongs: number }[] }>(
+        '{ usageTimeline(bucket: WEEK) { services distinctSongs } }',
+      )
+    ).usageTimeline;
+    expect((await tableRows(page, 'timeline')).map((r) => [Number(r[1]), Number(r[2])])).toEqual(
+      weeks.map((b) => [b.services, b.distinctSongs]),
+    );
+    await page.$eval('input[name="weeks"]', (el) => {
+      (el as HTMLInputElement).value = '4';
+      el.dispatchEvent(new Event('change', { bubbles: true }));
+    });
+    await settled(page);
+    expect(new URL(page.url()).searchParams.get('weeks')).toBe('4');
+    const today = new Date().toISOString().slice(0, 10); // the test server's zone is UTC
+    const cutoff = new Date(Date.parse(today) - 28 * 86_400_000).toISOString().slice(0, 10);
+    const rotation = (
+      await api<{ songsNotSungSince: { song: { name: string } }[] }>(
+        `{ songsNotSungSince(date: "${cutoff}") { song { name } } }`,
+      )
+    ).songsNotSungSince;
+    expect((await tableRows(page, 'rotation')).map((r) => r[0])).toEqual(rotation.map((r) => r.song.name));
+
+    // The toggle swaps the chart for the table, and back.
+    await click(page, '[data-view="top"] .table-toggle');
+    expect(await page.$eval('[data-table="top"]', (e) => (e as HTMLElement).hidden)).toBe(false);
+    expect(await page.$eval('[data-chart="top"]', (e) => (e as HTMLElement).hidden)).toBe(true);
+    expect(await page.$eval('[data-view="top"] .table-toggle', (e) => e.getAttribute('aria-pressed'))).toBe('true');
+    await shoot(g, 'table', '[data-view="top"]');
+    await click(page, '[data-view="top"] .table-toggle');
+    expect(await page.$eval('[data-chart="top"]', (e) => (e as HTMLElement).hidden)).toBe(false);
+    expectClean(g);
+  });
+
+  it('changing the window and the service types changes the URL and the numbers, and a reload keeps them', async () => {
+    const g = await open();
+    const { page } = g;
+    const allTime = await text(page, '[data-view="top"] .summary');
+
+    // The last month of the demo history, as a custom window.
+    const last = (await api<{ songUsage: { lastSung: number }[] }>('{ songUsage(sort: LAST_SUNG, limit: 1) { lastSung } }'))
+      .songUsage[0].lastSung;
+    const to = new Date(last).toISOString().slice(0, 10);
+    const fromDate = new Date(last);
+    fromDate.setUTCMonth(fromDate.getUTCMonth() - 1);
+    const from = fromDate.toISOString().slice(0, 10);
+
+    // Date inputs type by locale; set the value and fire the change the browser would.
+    for (const [name, value] of [['from', from], ['to', to]]) {
+      await page.$eval(
+        `input[name="${name}"]`,
+        (el, v) => {
+          (el as HTMLInputElement).value = v as string;
+          el.dispatchEvent(new Event('change', { bubbles: true }));
+        },
+        value,
+      );
+      await settled(page);
+    }
+    let url = new URL(page.url());
+    expect(url.searchParams.get('from')).toBe(from);
+    expect(url.searchParams.get('to')).toBe(to);
+    expect(await page.$eval('select[name="preset"]', (e) => (e as HTMLSelectElement).value)).toBe('custom');
+
+    const windowed = await topSongs({ from, to });
+    expect(await text(page, '[data-view="top"] .summary')).toContain(
+      `Most sung: ${windowed[0].song.name}, ${windowed[0].timesSung} time`,
+    );
+    expect(await text(page, '[data-view="top"] .summary')).not.toBe(allTime);
+
+    // Sunday mornings only.
+    await click(page, 'input[name="serviceType"][value="SUN_PM"]');
+    await settled(page);
+    await click(page, 'input[name="serviceType"][value="WED"]');
+    await settled(page);
+    url = new URL(page.url());
+    expect(url.searchParams.getAll('serviceType')).toEqual(['SUN_AM']);
+    const morning = await topSongs({ from, to, serviceTypes: ['SUN_AM'] });
+    const rows = await tableRows(page, 'top');
+    expect(rows.map((r) => [r[0], Number(r[1])])).toEqual(morning.map((u) => [u.song.name, u.timesSung]));
+    const windowedSummary = await text(page, '[data-view="top"] .summary');
+
+    // Shareable: the same URL in a fresh page shows the same state and numbers.
+    const again = await open(url.search);
+    expect(await text(again.page, '[data-view="top"] .summary')).toBe(windowedSummary);
+    expect(await again.page.$eval('input[name="from"]', (e) => (e as HTMLInputElement).value)).toBe(from);
+    expect(
+      await again.page.$$eval('input[name="serviceType"]:checked', (els) => els.map((e) => (e as HTMLInputElement).value)),
+    ).toEqual(['SUN_AM']);
+
+    await page.bringToFront();
+    // The 12-month preset: today and the day after the same date a year ago (the server's zone is UTC).
+    await page.select('select[name="preset"]', '12m');
+    await settled(page);
+    const now = new Date();
+    // (29 February a year back is the 28th.)
+    const lastDay = new Date(Date.UTC(now.getUTCFullYear() - 1, now.getUTCMonth() + 1, 0)).getUTCDate();
+    const yearAgo = new Date(Date.UTC(now.getUTCFullYear() - 1, now.getUTCMonth(), Math.min(now.getUTCDate(), lastDay) + 1));
+    url = new URL(page.url());
+    expect(url.searchParams.get('to')).toBe(now.toISOString().slice(0, 10));
+    expect(url.searchParams.get('from')).toBe(yearAgo.toISOString().slice(0, 10));
+
+    // Back to all time through the preset: the window leaves the URL.
+    await page.select('select[name="preset"]', 'all');
+    await settled(page);
+    url = new URL(page.url());
+    expect(url.searchParams.has('from')).toBe(false);
+    expect(url.searchParams.has('to')).toBe(false);
+    await shoot(g, 'window');
+    expectClean(g);
+    expectClean(again);
+  });
+
+  it("clicking a song's bar opens its story; the keyboard reaches it too", async () => {
+    const g = await open();
+    const { page } = g;
+    const [first, second] = await topSongs();
+
+    // A real mouse click on the top bar, where ECharts drew it.
+    const point = await page.$eval('[data-chart="top"]', (el) => {
+      const chart = (window as any).echarts.getInstanceByDom(el);
+      const [x, y] = chart.convertToPixel({ seriesIndex: 0 }, [0, 0]);
+      const box = el.getBoundingClientRect();
+      return { x: box.left + x + 8, y: box.top + y };
+    });
+    await page.mouse.click(point.x, point.y);
+    await settled(page);
+    expect(new URL(page.url()).searchParams.get('song')).toBe(String(first.song.id));
+    expect(await page.$eval('#story', (e) => (e as HTMLElement).hidden)).toBe(false);
+    expect(await text(page, '#story-h')).toBe(first.song.name);
+
+    const usage = (
+      await api<{ song: { usage: { timesSung: number; asOpener: number; asCloser: number } } }>(
+        `{ song(id: ${first.song.id}) { usage { timesSung asOpener asCloser } } }`,
+      )
+    ).song.usage;
+    const stats = await page.$$eval('#story .stats > div', (els) =>
+      Object.fromEntries(els.map((d) => [d.querySelector('dt')!.textContent, d.querySelector('dd')!.textContent])),
+    );
+    expect(stats['Times sung']).toBe(String(usage.timesSung));
+    expect(stats['Opened a service']).toMatch(new RegExp(`^${usage.asOpener} time`));
+    expect(stats['Closed a service']).toMatch(new RegExp(`^${usage.asCloser} time`));
+    for (const view of ['story-strip', 'story-with']) {
+      const size = await chartSize(page, view);
+      expect(size.width).toBeGreaterThan(100);
+      expect(size.height).toBeGreaterThan(50);
+    }
+    const withApi = (
+      await api<{ songsSungWith: { song: { name: string }; together: number }[] }>(
+        `{ songsSungWith(songId: ${first.song.id}, limit: 10) { song { name } together } }`,
+      )
+    ).songsSungWith.filter((p) => p.together > 0);
+    expect((await tableRows(page, 'story-with')).map((r) => [r[0], Number(r[1])])).toEqual(
+      withApi.map((p) => [p.song.name, p.together]),
+    );
+    await shoot(g, 'story', '#story');
+
+    // Keyboard: focus the top chart, move to the second song, Enter.
+    await page.focus('[data-chart="top"]');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    await settled(page);
+    expect(new URL(page.url()).searchParams.get('song')).toBe(String(second.song.id));
+    expect(await text(page, '#story-h')).toBe(second.song.name);
+
+    // The heat map too: the first arrow press lands on the strongest pair, Enter opens its first song.
+    const strongest = await page.$eval('[data-table="pairs"] tbody tr [data-song-id]', (b) => b.getAttribute('data-song-id'));
+    await page.focus('[data-chart="pairs"]');
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('Enter');
+    await settled(page);
+    expect(new URL(page.url()).searchParams.get('song')).toBe(strongest);
+
+    // A song named in a table opens its story as well; Close removes it from the URL.
+    await click(page, '[data-view="top"] .table-toggle');
+    await click(page, `[data-table="top"] [data-song-id="${first.song.id}"]`);
+    await settled(page);
+    expect(await text(page, '#story-h')).toBe(first.song.name);
+    await click(page, '[data-action="close-story"]');
+    await settled(page);
+    expect(new URL(page.url()).searchParams.has('song')).toBe(false);
+    expect(await page.$eval('#story', (e) => (e as HTMLElement).hidden)).toBe(true);
+    expectClean(g);
+  });
+
+  it('reads on a phone: one column, no sideways scrolling, charts drawn', async () => {
+    const g = await open('', { width: 390, height: 844 });
+    const { page } = g;
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    for (const view of ['top', 'timeline', 'pairs']) {
+      const size = await chartSize(page, view);
+      expect(size.width).toBeGreaterThan(200);
+      expect(size.width).toBeLessThanOrEqual(390);
+    }
+    await shoot(g, 'phone');
+    await shoot(g, 'phone-top', '[data-view="top"]');
+    await shoot(g, 'phone-pairs', '[data-view="pairs"]');
+    expectClean(g);
+  });
+
+  it('an empty window says so and offers the way out; a bad link is explained', async () => {
+    const g = await open('?from=1990-01-01&to=1990-12-31');
+    const { page } = g;
+    const status = await text(page, '[data-view="top"] .status');
+    expect(status).toMatch(/no services took place in the window/i);
+    expect(status).toContain('Show all time');
+    await shoot(g, 'empty');
+    await click(page, '[data-view="top"] .status button');
+    await settled(page);
+    expect(new URL(page.url()).search).toBe('');
+    expect(await text(page, '[data-view="top"] .summary')).toMatch(/^Most sung: /);
+
+    const bad = await open('?from=yesterday&serviceType=FRIDAY');
+    expect(await text(bad.page, '#notice')).toContain('"yesterday" is not a date');
+    expect(await text(bad.page, '#notice')).toContain('"FRIDAY" is not a service type');
+    expect(new URL(bad.page.url()).search).toBe('');
+
+    const gone = await open('?song=99999');
+    expect(await text(gone.page, '#story .stats')).toContain('There is no song with id 99999');
+    expect(await gone.page.$eval('[data-view="story-strip"]', (e) => (e as HTMLElement).hidden)).toBe(true);
+    expectClean(g);
+    expectClean(gone);
+    expectClean(bad);
+  });
+
+  it('shows a loading state while answers are slow', async () => {
+    const g = await guardedPage(browser);
+    pages.push(g);
+    await g.page.emulateNetworkConditions({ offline: false, download: -1, upload: -1, latency: 600 });
+    await g.page.goto(`${base}/insights`, { waitUntil: 'domcontentloaded' });
+    await g.page.waitForFunction(() => Number(document.body.dataset.pending) > 0, { polling: 20, timeout: 15_000 });
+    expect(await text(g.page, '[data-view="top"] .status')).toBe('Loading…');
+    expect(await g.page.$eval('[data-view="top"]', (e) => e.getAttribute('aria-busy'))).toBe('true');
+    await settled(g.page);
+    expect(await g.page.$eval('[data-view="top"] .status', (e) => (e as HTMLElement).hidden)).toBe(true);
+    expect(await g.page.$eval('[data-view="top"]', (e) => e.hasAttribute('aria-busy'))).toBe(false);
+    expectClean(g);
+  });
+
+  it("shows the API's errors plainly, in the view that asked, with a way to try again", async () => {
+    // A real server whose cost limit refuses the heavier analytics (1000 each) but not the lighter ones.
+    const strict = await startTestServer({ SQLITE_PATH: server.dbPath, GRAPHQL_MAX_COST: '600' });
+    try {
+      const g = await open('', undefined, strict.url.replace('localhost', '127.0.0.1'));
+      const top = await text(g.page, '[data-view="top"] .status.error');
+      expect(top).toContain('Could not load the top songs: Query Cost limit of 600 exceeded');
+      expect(await g.page.$eval('[data-view="top"] .status.error button', (b) => b.textContent)).toBe('Try again');
+      expect(await text(g.page, '[data-view="timeline"] .status.error')).toContain('Could not load the timeline');
+      expect(await g.page.$eval('[data-chart="top"]', (e) => (e as HTMLElement).hidden)).toBe(true);
+      // The page itself did not break: the only errors are the refused answers (HTTP 400).
+      expect(g.errors.length).toBeGreaterThan(0);
+      for (const e of g.errors) expect(e).toMatch(/HTTP 400 .*\/graphql|status of 400/);
+      expect(g.blocked).toEqual([]);
+      await shoot(g, 'error');
+    } finally {
+      await strict.close();
+    }
+  });
+
+  it('keeps its state in the URL: presets, month arithmetic and round trips (the page\'s own module)', async () => {
+    const g = await open('?from=1990-01-01&to=1990-01-02');
+    // As a string: the test's own transpiler would otherwise rewrite import() into require().
+    await g.page.evaluate("import('/insights/assets/js/state.js').then((m) => { window.insightsState = m; })");
+    const r = await g.page.evaluate(() => {
+      const m = (window as any).insightsState;
+      const parsed = m.readState('?from=2025-03-01&to=2025-01-01&serviceType=wed,SUN_AM&serviceType=SUN_AM&weeks=8&song=7&bucket=week');
+      return {
+        clamp: [m.addMonths('2025-05-31', -3), m.addMonths('2024-05-31', -3), m.addMonths('2025-01-31', 1)],
+        threeMonths: m.presetWindow('3m', '2026-11-22'),
+        twelveMonths: m.presetWindow('12m', '2026-02-28'),
+        presets: [
+          m.presetOf({ from: null, to: null }, '2026-11-22'),
+          m.presetOf(m.presetWindow('3m', '2026-11-22'), '2026-11-22'),
+          m.presetOf({ from: '2026-01-01', to: null }, '2026-11-22'),
+        ],
+        parsed,
+        written: m.writeState(parsed),
+        allTypes: m.writeState({ ...parsed, serviceTypes: ['SUN_AM', 'SUN_PM', 'WED'], weeks: 12, song: null, bucket: null }),
+        bad: m.readState('?from=2025-02-30&weeks=0&song=x&bucket=DAY').problems.length,
+        buckets: [
+          m.effectiveBucket({ from: '2025-01-01', to: '2025-03-31', bucket: null }),
+          m.effectiveBucket({ from: '2024-01-01', to: '2025-03-31', bucket: null }),
+          m.effectiveBucket({ from: null, to: null, bucket: null }),
+        ],
+      };
+    });
+    expect(r.clamp).toEqual(['2025-02-28', '2024-02-29', '2025-02-28']);
+    expect(r.threeMonths).toEqual({ from: '2026-08-23', to: '2026-11-22' });
+    expect(r.twelveMonths).toEqual({ from: '2025-03-01', to: '2026-02-28' });
+    expect(r.presets).toEqual(['all', '3m', 'custom']);
+    expect(r.parsed).toMatchObject({ from: '2025-01-01', to: '2025-03-01', serviceTypes: ['SUN_AM', 'WED'], weeks: 8, song: 7, bucket: 'WEEK' });
+    expect(r.parsed.problems).toHaveLength(1);
+    expect(r.written).toBe('?from=2025-01-01&to=2025-03-01&serviceType=SUN_AM&serviceType=WED&bucket=WEEK&weeks=8&song=7');
+    expect(r.allTypes).toBe('?from=2025-01-01&to=2025-03-01');
+    expect(r.bad).toBe(4);
+    expect(r.buckets).toEqual(['WEEK', 'MONTH', 'MONTH']);
+    expectClean(g);
+  });
+
+  it('with no services recorded yet, says how to add some', async () => {
+    const fresh = await startTestServer();
+    try {
+      const g = await open('', undefined, fresh.url.replace('localhost', '127.0.0.1'));
+      const status = await text(g.page, '[data-view="top"] .status.empty');
+      expect(status).toContain('no services have been recorded');
+      expect(status).toContain('npm run seed');
+      expect(await text(g.page, '[data-view="timeline"] .status.empty')).toContain('no services have been recorded');
+      expect(await text(g.page, '[data-view="rotation"] .status.empty')).toMatch(/^No songs yet/);
+      expect(await text(g.page, '[data-view="new"] .status.empty')).toContain('no services have been recorded');
+      await shoot(g, 'no-data');
+      expectClean(g);
+    } finally {
+      await fresh.close();
+    }
+  });
+});
