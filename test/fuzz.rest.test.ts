@@ -345,6 +345,8 @@ async function send(req: FuzzRequest) {
 const ENUMS = { serviceType: ['SUN_AM', 'SUN_PM', 'WED'], role: ['ADMIN', 'USER'] };
 const isId = (v: unknown) => Number.isSafeInteger(v) && (v as number) > 0;
 const isString = (v: unknown) => typeof v === 'string';
+const isCount = (v: unknown) => Number.isSafeInteger(v) && (v as number) >= 0;
+const isDateOrNull = (v: unknown) => v === null || Number.isSafeInteger(v);
 
 /** The exact wire shape of each record type (CONTRACT.md §2), by GraphQL type name. */
 const SHAPES: Record<string, Record<string, (v: unknown) => boolean>> = {
@@ -356,7 +358,20 @@ const SHAPES: Record<string, Record<string, (v: unknown) => boolean>> = {
     tokenType: (v) => v === 'Bearer',
     expiresIn: (v) => Number.isSafeInteger(v),
     user: (v) => hasShape(v, 'User'),
+  },  // Analytics (issue 10): counts are whole numbers from 0, dates epoch ms or null.
+  SongUsage: {
+    song: (v) => hasShape(v, 'Song'),
+    timesSung: isCount,
+    firstSung: isDateOrNull,
+    lastSung: isDateOrNull,
+    byServiceType: (v) => Array.isArray(v) && v.length > 0 && v.every((e) => hasShape(e, 'ServiceTypeUsage')),
+    asOpener: isCount,
+    asCloser: isCount,
   },
+  ServiceTypeUsage: { serviceType: (v) => ENUMS.serviceType.includes(v as string), timesSung: isCount, lastSung: isDateOrNull },
+  SongPairing: { song: (v) => hasShape(v, 'Song'), together: isCount, jaccard: (v) => typeof v === 'number' && v >= 0 && v <= 1 },
+  UsageBucket: { start: (v) => Number.isSafeInteger(v), services: isCount, performances: isCount, distinctSongs: isCount },
+  ArtistUsage: { artist: isString, timesSung: isCount, songs: isCount },
 };
 
 function hasShape(value: unknown, type: string): boolean {
