@@ -53,7 +53,9 @@ function compiledExecution(schema: GraphQLSchema): GatewayInterface {
             document: request.document,
             contextValue: request.context,
             variableValues: request.request.variables,
-            operationName: request.operationName,
+            // The name the client asked for: `request.operationName` is the one Apollo resolved,
+            // null when none matched, which would let a lone operation run under any name.
+            operationName: request.request.operationName,
           }),
       };
     },
