@@ -95,7 +95,7 @@ describe('Apollo Client 3', () => {
       .query({ query: gql`query($id: Int!) { song(id: $id) { id } }`, variables: { id: 'seven' } })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApolloError);
-    const network = (error as ApolloError).networkError as { statusCode: number; result: { errors: { extensions: { code: string } }[] } };
+    const network = (error as ApolloError).networkError as unknown as { statusCode: number; result: { errors: { extensions: { code: string } }[] } };
     expect(network.statusCode).toBe(400);
     expect(network.result.errors.map((e) => e.extensions.code)).toEqual(['BAD_REQUEST']);
   });

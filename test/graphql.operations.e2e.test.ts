@@ -97,3 +97,10 @@ describe('a document with one operation', () => {
     expect(await songNames()).toEqual(before);
   });
 });
+
+test('an empty operationName names no operation: 400, and nothing runs', async () => {
+  const before = await songNames();
+  expectBadRequest(await post('mutation { createSong(name: "Empty name") { name } }', ''), /Unknown operation named ""/);
+  expectBadRequest(await post('query { songs { name } }', ''), /Unknown operation named ""/);
+  expect(await songNames()).toEqual(before);
+});

@@ -110,6 +110,9 @@ export function createCompiledExecute(limits: CompiledCacheLimits = DEFAULT_COMP
   }
 
   async function compiledExecute(args: ExecutionArgs): Promise<ExecutionResult> {
+    // graphql-jit takes an empty name for none and would run a lone operation; to graphql-js (and
+    // Apollo) it is a name that matches nothing, which graphql-js reports.
+    if (args.operationName === '') return execute(args);
     // A document graphql-jit cannot compile (or an operation name it does not hold) runs
     // interpreted, and graphql-js reports the mistake as Apollo expects.
     const { query } = compiledFor(args.schema, args.document, args.operationName ?? undefined);
