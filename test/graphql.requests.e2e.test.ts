@@ -2,8 +2,11 @@ import { createHash } from 'node:crypto';
 import { startTestServer, type Reply, type TestServer } from './helpers/server';
 
 /**
- * Client mistakes on /graphql carry a contract code (issue 8, defect 5; CONTRACT §5): never one of
- * Apollo's own codes, never INTERNAL, and a message that says what was wrong.
+ * Requests to /graphql off the happy path (issue 8). Which operation runs: operations are compiled
+ * once and cached, and the cache must never run an operation other than the one the request
+ * names, whichever ran before it (defect 1). Client mistakes carry a contract code (defect 5,
+ * CONTRACT §5): never one of Apollo's own codes, never INTERNAL, and a message that says what was
+ * wrong.
  */
 
 let s: TestServer;
@@ -16,6 +19,13 @@ beforeAll(async () => {
 afterAll(() => s.close());
 
 const post = (body: Record<string, unknown>, token?: string) => s.raw('POST', '/graphql', { body, token });
+/** Operation `operationName` of `query`, as the admin (so a mutation would run if chosen). */
+const run = (query: string, operationName?: string) => post({ query, operationName }, admin);
+const runGet = (query: string, operationName?: string) => {
+  const params = new URLSearchParams({ query, ...(operationName !== undefined ? { operationName } : {}) });
+  return s.raw('GET', `/graphql?${params}`, { token: admin });
+};
+const songNames = async () => ((await s.api('GET', '/songs')).body as { name: string }[]).map((x) => x.name);
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 /** One error, the given status and code, a message matching `message`, and no data. */
@@ -24,8 +34,82 @@ function expectMistake(res: Reply, message: RegExp, status = 400, code = 'BAD_RE
     status,
     errors: [expect.objectContaining({ message: expect.stringMatching(message), extensions: { code } })],
   });
-  expect(res.body.data ?? null).toBeNull();
+  expect(res.body).not.toHaveProperty('data');
 }
+
+describe('a document with several operations', () => {
+  const DOC = 'query ListSongs { songs { name } } mutation AddSong($n: String!) { createSong(name: $n) { name } } query Count { songs { id } }';
+
+  test('runs exactly the operation named, in any order of requests', async () => {
+    const added = await post({ query: DOC, operationName: 'AddSong', variables: { n: 'Added by name' } }, admin);
+    expect(added.body).toEqual({ data: { createSong: { name: 'Added by name' } } });
+    const listed = await run(DOC, 'ListSongs');
+    expect(listed.body).toEqual({ data: { songs: [{ name: 'Added by name' }] } });
+    const counted = await run(DOC, 'Count');
+    expect(counted.body).toEqual({ data: { songs: [{ id: expect.any(Number) }] } });
+    // Back to the first: still only one song.
+    expect((await run(DOC, 'ListSongs')).body).toEqual({ data: { songs: [{ name: 'Added by name' }] } });
+    expect(await songNames()).toEqual(['Added by name']);
+  });
+
+  test('after a POST compiled the mutation, a GET naming the query runs the query and writes nothing', async () => {
+    const doc = 'query Read { songs { name } } mutation Write { createSong(name: "Written") { name } }';
+    expect((await run(doc, 'Write')).body).toEqual({ data: { createSong: { name: 'Written' } } });
+    const before = await songNames();
+    const read = await runGet(doc, 'Read');
+    expect(read.status).toBe(200);
+    expect(read.body).toEqual({ data: { songs: before.map((name) => ({ name })) } });
+    expect(await songNames()).toEqual(before);
+  });
+
+  test('a GET naming the mutation is refused (405), also once it is compiled, and writes nothing', async () => {
+    const doc = 'query Read2 { songs { name } } mutation Write2 { createSong(name: "Via GET") { name } }';
+    await run(doc, 'Read2');
+    await run('mutation Write2 { createSong(name: "Warm-up") { name } }');
+    const before = await songNames();
+    const res = await runGet(doc, 'Write2');
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe('POST');
+    expect(res.body.errors).toEqual([{ message: expect.stringMatching(/GET requests only support query/), extensions: { code: 'BAD_REQUEST' } }]);
+    expect(await songNames()).toEqual(before);
+  });
+
+  test('an operationName that names no operation is 400 BAD_REQUEST, before and after compiling', async () => {
+    expectMistake(await run(DOC, 'Nope'), /Unknown operation named "Nope"/);
+    await run(DOC, 'ListSongs');
+    expectMistake(await run(DOC, 'Nope'), /Unknown operation named "Nope"/);
+    expectMistake(await runGet(DOC, 'Nope'), /Unknown operation named "Nope"/);
+  });
+
+  test('no operationName with several operations is 400 BAD_REQUEST', async () => {
+    await run(DOC, 'ListSongs');
+    expectMistake(await run(DOC), /Must provide operation name/);
+  });
+});
+
+describe('a document with one operation', () => {
+  test('runs under its own name or none, and a wrong name is 400, also once compiled', async () => {
+    const doc = 'query Only { songs { name } }';
+    expect((await run(doc)).status).toBe(200);
+    expect((await run(doc, 'Only')).status).toBe(200);
+    expectMistake(await run(doc, 'Other'), /Unknown operation named "Other"/);
+    expectMistake(await runGet(doc, 'Other'), /Unknown operation named "Other"/);
+  });
+
+  test('an anonymous mutation named by the client is not run', async () => {
+    const before = await songNames();
+    const doc = 'mutation { createSong(name: "Anonymous") { name } }';
+    expectMistake(await run(doc, 'Named'), /Unknown operation named "Named"/);
+    expect(await songNames()).toEqual(before);
+  });
+});
+
+test('an empty operationName names no operation: 400, and nothing runs', async () => {
+  const before = await songNames();
+  expectMistake(await run('mutation { createSong(name: "Empty name") { name } }', ''), /Unknown operation named ""/);
+  expectMistake(await run('query { songs { name } }', ''), /Unknown operation named ""/);
+  expect(await songNames()).toEqual(before);
+});
 
 describe('variables', () => {
   const BY_ID = 'query($id: Int!) { song(id: $id) { id } }';
@@ -79,12 +163,12 @@ describe('automatic persisted queries', () => {
   });
 
   test('an unknown hash is BAD_REQUEST with the message APQ clients look for; registering it then works', async () => {
-    const query = '{ songs { name } }';
+    const query = '{ songsByArtist(artist: "Nobody Wrote This") { name } }';
     const persistedQuery = { version: 1, sha256Hash: sha256(query) };
     // Apollo's protocol answers this one with 200, and clients retry with the query text.
     expectMistake(await post({ extensions: { persistedQuery } }), /^PersistedQueryNotFound$/, 200);
-    expect((await post({ query, extensions: { persistedQuery } })).body).toEqual({ data: { songs: [] } });
-    expect((await post({ extensions: { persistedQuery } })).body).toEqual({ data: { songs: [] } });
+    expect((await post({ query, extensions: { persistedQuery } })).body).toEqual({ data: { songsByArtist: [] } });
+    expect((await post({ extensions: { persistedQuery } })).body).toEqual({ data: { songsByArtist: [] } });
   });
 });
 
