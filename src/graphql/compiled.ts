@@ -121,7 +121,7 @@ export function createCompiledExecute(limits: CompiledCacheLimits = DEFAULT_COMP
   }
 
   return Object.assign(compiledExecute, {
-    /** How much the cache holds now: for tests and the soak script. */
+    /** What the cache holds now and how often it compiled: for tests. */
     cacheStats: () => ({ entries: cache.size, bytes: cache.calculatedSize, compilations }),
   });
 }
