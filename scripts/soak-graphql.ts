@@ -1,19 +1,18 @@
 /**
  * Memory soak for /graphql under a stream of distinct queries (issue 8, defect 2): every request
  * is a query text the server has never seen, the worst case for any per-document cache. The
- * server runs in a child process on loopback with a capped heap; its RSS is sampled as the
- * queries stream, and the run ends after `--queries` requests or `--seconds`, whichever is first.
+ * server (scripts/soak-graphql-server.ts) runs in a child process on loopback with a capped heap;
+ * its RSS and its heap after a full collection are sampled as the queries stream, and the run ends after `--queries` requests or `--seconds`, whichever is first.
  *
  *   npm run soak:graphql                                   # 6,000 queries, heap cap 160 MiB
  *   npm run soak:graphql -- --queries 20000 --new-every 9  # one request in nine a new query
  *
  * Options: --queries <n> (6000), --seconds <s> (240), --heap <MiB> (160; 0 = Node's default),
  * --concurrency <n> (8), --new-every <k> (1: every request a new query), --samples <n> (12).
- * It prints RSS samples and exits 1 when the server died or answered an error.
+ * It prints memory samples and exits 1 when the server died or answered an error.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -37,26 +36,26 @@ const SAMPLE_EVERY = Math.max(1, Math.floor(QUERIES / Number(opts.samples)));
 
 const ROOT = path.resolve(__dirname, '..');
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
+interface Memory {
+  rss: number;
+  heapUsed: number;
 }
 
-/** Resident set of a process in MiB, from /proc (Linux) or `ps` elsewhere. */
-function rssMiB(pid: number): number {
-  try {
-    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-    const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1]);
-    return kb / 1024;
-  } catch {
-    const { execFileSync } = require('node:child_process') as typeof import('node:child_process');
-    return Number(execFileSync('ps', ['-o', 'rss=', '-p', String(pid)]).toString().trim()) / 1024;
-  }
+/** The server's memory after a full garbage collection, asked over IPC; null once it is gone. */
+function sampleMemory(child: ChildProcess): Promise<Memory | null> {
+  if (child.exitCode !== null || child.signalCode !== null || !child.connected) return Promise.resolve(null);
+  return new Promise((resolve) => {
+    const done = (memory: Memory | null) => {
+      child.off('message', onMessage);
+      child.off('exit', onExit);
+      resolve(memory);
+    };
+    const onMessage = (m: { memory?: Memory }) => m.memory && done(m.memory);
+    const onExit = () => done(null);
+    child.on('message', onMessage);
+    child.on('exit', onExit);
+    child.send('sample', (err) => err && done(null));
+  });
 }
 
 /**
@@ -68,37 +67,40 @@ function queryFor(request: number): string {
   return `query Soak${i} { s${i}: songs(limit: ${1 + (i % 97)}) { id name artists services { id date serviceType } } services(limit: ${1 + (i % 13)}) { id date songs { id name } } }`;
 }
 
-async function waitForHealth(url: string, child: ChildProcess): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode} during startup`);
-    try {
-      if ((await fetch(`${url}/healthz`)).ok) return;
-    } catch {
-      /* not listening yet */
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error('server did not become healthy within 60 s');
+function waitForReady(child: ChildProcess): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('server did not start within 60 s')), 60_000);
+    child.on('message', (m: { ready?: string }) => {
+      if (m.ready) {
+        clearTimeout(timer);
+        resolve(m.ready);
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`server exited with ${code} during startup`)));
+  });
 }
 
 async function main() {
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'soak-graphql-'));
-  const nodeArgs = [...(HEAP > 0 ? [`--max-old-space-size=${HEAP}`] : []), '--import', 'tsx', path.join(ROOT, 'src/main.ts')];
+  const nodeArgs = [
+    ...(HEAP > 0 ? [`--max-old-space-size=${HEAP}`] : []),
+    '--expose-gc',
+    '--import',
+    'tsx',
+    path.join(ROOT, 'scripts/soak-graphql-server.ts'),
+  ];
   const child = spawn(process.execPath, nodeArgs, {
     cwd: ROOT,
     env: {
       ...process.env,
       NODE_ENV: 'production',
       HOST: '127.0.0.1',
-      PORT: String(port),
+      PORT: '0',
       SQLITE_PATH: path.join(dir, 'soak.db'),
       JWT_SECRET: 'soak-secret-that-is-at-least-32-characters',
       LOG_LEVEL: 'error',
     },
-    stdio: ['ignore', 'inherit', 'pipe'],
+    stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
   });
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
@@ -106,19 +108,23 @@ async function main() {
   child.on('exit', (code, signal) => (died = `exit code ${code}${signal ? `, signal ${signal}` : ''}`));
 
   try {
-    await waitForHealth(url, child);
+    const url = await waitForReady(child);
     console.log(
       `soak: ${QUERIES} requests (${NEW_EVERY === 1 ? 'every one a new query' : `one in ${NEW_EVERY} a new query`}), ` +
         `${CONCURRENCY} at a time, at most ${SECONDS} s; server pid ${child.pid}, heap cap ${HEAP > 0 ? `${HEAP} MiB` : 'default'}`,
     );
-    console.log('requests   distinct   RSS MiB   req/s (since last sample)');
+    console.log('requests   distinct   RSS MiB   heap after GC MiB   req/s (since last sample)');
     const started = Date.now();
-    const sample = (done: number, since: number, sinceDone: number) => {
+    const MiB = (n: number) => (n / 1024 / 1024).toFixed(0);
+    const sample = async (done: number, since: number, sinceDone: number) => {
       const rate = done > sinceDone ? ((done - sinceDone) / ((Date.now() - since) / 1000)).toFixed(0) : '-';
       const distinct = NEW_EVERY > 1 ? Math.ceil(done / NEW_EVERY) : done;
-      console.log(`${String(done).padStart(8)}   ${String(distinct).padStart(8)}   ${rssMiB(child.pid!).toFixed(0).padStart(7)}   ${rate.padStart(5)}`);
+      const memory = await sampleMemory(child);
+      if (!memory) return;
+      const { rss, heapUsed } = memory;
+      console.log(`${String(done).padStart(8)}   ${String(distinct).padStart(8)}   ${MiB(rss).padStart(7)}   ${MiB(heapUsed).padStart(17)}   ${rate.padStart(5)}`);
     };
-    sample(0, started, 0);
+    await sample(0, started, 0);
 
     let next = 0;
     let done = 0;
@@ -146,7 +152,7 @@ async function main() {
         }
         done++;
         if (done % SAMPLE_EVERY === 0 && died === null) {
-          sample(done, lastSampleAt, lastSampleDone);
+          await sample(done, lastSampleAt, lastSampleDone);
           lastSampleAt = Date.now();
           lastSampleDone = done;
         }
@@ -162,14 +168,15 @@ async function main() {
       process.exitCode = 1;
       return;
     }
-    if (done > lastSampleDone) sample(done, lastSampleAt, lastSampleDone);
-    console.log(`\n${done} requests in ${seconds} s, ${errors} errors; final RSS ${rssMiB(child.pid!).toFixed(0)} MiB`);
+    if (done > lastSampleDone) await sample(done, lastSampleAt, lastSampleDone);
+    console.log(`\n${done} requests in ${seconds} s, ${errors} errors`);
     if (errors) {
       console.log(`first errors:\n  ${firstErrors.join('\n  ')}`);
       process.exitCode = 1;
     }
   } finally {
     if (child.exitCode === null) child.kill('SIGTERM');
+    await new Promise((r) => setTimeout(r, 200));
     fs.rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -9,6 +9,7 @@ import type { GatewayInterface } from '@apollo/server-gateway-interface';
 import { printSchema, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
 import { createCompiledExecute } from './compiled';
 import { toAppError } from '../rest/errors';
+import { documentStore } from './document-store';
 import { guardNesting, refuseSubscriptions, reportLimit } from './guards';
 import { createContext, type GraphQLContext, type Services } from './context';
 
@@ -64,6 +65,7 @@ function compiledExecution(schema: GraphQLSchema): GatewayInterface {
 export async function createGraphQLHandler(schema: GraphQLSchema, services: Services, opts: GraphQLOptions) {
   const server = new ApolloServer<GraphQLContext>({
     gateway: compiledExecution(schema),
+    documentStore: documentStore(),
     introspection: opts.introspection,
     // Credentials travel only in the Authorization header, never in cookies, so a browser cannot
     // be made to send them cross-site: Apollo's CSRF guard would only block plain `GET /graphql?query=`.

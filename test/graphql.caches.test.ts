@@ -1,10 +1,12 @@
 import { parse, type DocumentNode } from 'graphql';
 import { createCompiledExecute } from '../src/graphql/compiled';
+import { documentStore } from '../src/graphql/document-store';
 import { buildSchema } from '../src/graphql/schema';
 
 /**
  * The compiled-operation cache (src/graphql/compiled.ts) on its own: keyed by schema, document and
- * operation name, and never over its entry or byte bound. Resolver-free queries (`__typename`)
+ * operation name, and never over its entry or byte bound; and the bounded document store given to
+ * Apollo (src/graphql/document-store.ts). Resolver-free queries (`__typename`)
  * keep the store out of it; the HTTP behaviour is in graphql.operations.e2e.test.ts.
  */
 
@@ -76,4 +78,22 @@ test('another schema is another entry', async () => {
   await run(exec, doc);
   await exec({ schema: buildSchema(), document: doc, contextValue: {} });
   expect(exec.cacheStats()).toMatchObject({ entries: 2, compilations: 2 });
+});
+
+describe("Apollo's document store", () => {
+  test('never holds more entries or estimated bytes than its bounds', async () => {
+    const byEntries = documentStore({ maxEntries: 5, maxBytes: 1024 * 1024 * 1024 });
+    for (let i = 0; i < 50; i++) await byEntries.set(`k${i}`, distinct(i));
+    const kept = await Promise.all(Array.from({ length: 50 }, (_, i) => byEntries.get(`k${i}`)));
+    expect(kept.filter(Boolean)).toHaveLength(5);
+    expect(await byEntries.get('k49')).toBeDefined();
+
+    const big = distinct(0, 10);
+    const perEntry = 1024 + 64 * big.loc!.source.body.length;
+    const byBytes = documentStore({ maxEntries: 1000, maxBytes: 3 * perEntry });
+    for (let i = 0; i < 50; i++) await byBytes.set(`k${i}`, distinct(i, 10));
+    const keptBig = await Promise.all(Array.from({ length: 50 }, (_, i) => byBytes.get(`k${i}`)));
+    expect(keptBig.filter(Boolean).length).toBeLessThanOrEqual(3);
+    expect(await byBytes.get('k49')).toBeDefined();
+  });
 });
