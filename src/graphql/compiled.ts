@@ -37,8 +37,26 @@ const BYTES_PER_ENTRY = 2048;
 // graphql-jit hands out the generated text only under this name, and only with `debug` on.
 const GENERATED_CODE = '__DO_NOT_USE_THIS_OR_YOU_WILL_BE_FIRED_compilation';
 
+/**
+ * graphql-jit turns each operation into code with `new Function`, and V8 keeps every such source
+ * in its eval compilation cache, clearing it only near heap exhaustion: measured on Node 20, about
+ * 35 KB per distinct query stayed on the heap after any number of full collections, whatever this
+ * module's cache let go. That cache can never hit here (each operation is compiled once, then kept
+ * above), so it is off while graphql-jit compiles, and only then: other code's evals (on every
+ * request, 15-20% of a single REST read when the cache was off for the whole process) still hit.
+ * V8 reads the flag on each lookup and insertion, and compiling is synchronous.
+ */
+function withoutV8CompilationCache<T>(compile: () => T): T {
+  v8.setFlagsFromString('--no-compilation-cache');
+  try {
+    return compile();
+  } finally {
+    v8.setFlagsFromString('--compilation-cache');
+  }
+}
+
 function compile(schema: GraphQLSchema, document: DocumentNode, operationName: string | undefined): Entry {
-  const result = compileQuery(schema, document, operationName, { debug: true } as object);
+  const result = withoutV8CompilationCache(() => compileQuery(schema, document, operationName, { debug: true } as object));
   if (!isCompiledQuery(result)) return { query: null, bytes: BYTES_PER_ENTRY };
   const record = result as unknown as Record<string, unknown>;
   const code = record[GENERATED_CODE];
@@ -93,19 +111,7 @@ function identities() {
   };
 }
 
-/**
- * graphql-jit turns each operation into code with `new Function`, and V8 keeps every such source
- * in its eval compilation cache, clearing it only near heap exhaustion: measured on Node 20, about
- * 35 KB per distinct query stayed on the heap after any number of full collections, whatever this
- * module's cache let go. That cache can never hit here (each operation is compiled once, then
- * kept above), so it is turned off; V8 reads the flag on every lookup, so setting it now holds.
- */
-function stopV8RetainingGeneratedCode(): void {
-  v8.setFlagsFromString('--no-compilation-cache');
-}
-
 export function createCompiledExecute(limits: CompiledCacheLimits = DEFAULT_COMPILED_CACHE) {
-  stopV8RetainingGeneratedCode();
   const idOf = identities();
   // Each entry's size is given when it is set: it is known only on a miss.
   const cache = new LRUCache<string, Entry>({ max: limits.maxEntries, maxSize: limits.maxBytes });
