@@ -6,11 +6,12 @@ import { costLimitRule } from '@escape.tech/graphql-armor-cost-limit';
 import { maxAliasesRule } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
 import type { GatewayInterface } from '@apollo/server-gateway-interface';
-import { printSchema, type GraphQLError, type GraphQLFormattedError, type GraphQLSchema, type ValidationContext } from 'graphql';
+import { printSchema, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
 import { analyticsCostRule } from './analytics-cost';
 import { createCompiledExecute } from './compiled';
-import { AppError } from '../errors';
 import { toAppError } from '../http/errors';
+import { documentStore } from './document-store';
+import { guardNesting, refuseSubscriptions, reportLimit } from './guards';
 import { createContext, type GraphQLContext, type Services } from './context';
 
 export interface GraphQLOptions {
@@ -23,22 +24,16 @@ export interface GraphQLOptions {
 }
 
 /**
- * Errors GraphQL reports about the request itself (parse, validation, variable coercion) keep
- * Apollo's code; errors from resolvers keep ours; anything unexpected is logged and masked.
+ * Every error answers with a contract code (CONTRACT §5), never one of Apollo's own: a mistake in
+ * the request (parse, validation, variables, operation name, persisted query) is BAD_REQUEST,
+ * errors from resolvers keep ours, and anything unexpected is logged and masked as INTERNAL.
  */
 function formatError(services: Services) {
   return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
-    const original = (error as { originalError?: unknown })?.originalError;
-    if (!original) return formatted;
-    const app = original instanceof AppError ? original : toAppError(original, services.log);
+    const app = toAppError(error, services.log);
     return { ...formatted, message: app.message, extensions: { ...app.extensions } };
   };
 }
-
-const reportRejection = {
-  propagateOnRejection: false,
-  onReject: [(ctx: ValidationContext | null, err: GraphQLError) => ctx?.reportError(err)],
-};
 
 /**
  * Apollo's executor seam. Apollo still parses, validates (depth, cost and alias limits included)
@@ -56,7 +51,9 @@ function compiledExecution(schema: GraphQLSchema): GatewayInterface {
             document: request.document,
             contextValue: request.context,
             variableValues: request.request.variables,
-            operationName: request.operationName,
+            // The name the client asked for: `request.operationName` is the one Apollo resolved,
+            // null when none matched, which would let a lone operation run under any name.
+            operationName: request.request.operationName,
           }),
       };
     },
@@ -71,6 +68,7 @@ function compiledExecution(schema: GraphQLSchema): GatewayInterface {
 export async function createGraphQLHandler(schema: GraphQLSchema, services: Services, opts: GraphQLOptions) {
   const server = new ApolloServer<GraphQLContext>({
     gateway: compiledExecution(schema),
+    documentStore: documentStore(),
     introspection: opts.introspection,
     // Credentials travel only in the Authorization header, never in cookies, so a browser cannot
     // be made to send them cross-site: Apollo's CSRF guard would only block plain `GET /graphql?query=`.
@@ -82,13 +80,14 @@ export async function createGraphQLHandler(schema: GraphQLSchema, services: Serv
     // A limit must be reported as a validation error, not thrown: Apollo answers an error thrown
     // from a validation rule as a masked 500, which tells the client nothing.
     validationRules: [
-      maxDepthRule({ n: opts.maxDepth, ...reportRejection }),
-      costLimitRule({ maxCost: opts.maxCost, ...reportRejection }),
+      maxDepthRule({ n: opts.maxDepth, ...reportLimit }),
+      costLimitRule({ maxCost: opts.maxCost, ...reportLimit }),
       analyticsCostRule(opts.maxCost),
-      maxAliasesRule({ n: opts.maxAliases, ...reportRejection }),
+      maxAliasesRule({ n: opts.maxAliases, ...reportLimit }),
     ],
     formatError: formatError(services),
     plugins: [
+      refuseSubscriptions,
       // The schema sets no cache hints; the plugin would still wrap every field resolution.
       ApolloServerPluginCacheControlDisabled(),
       opts.introspection
@@ -98,9 +97,9 @@ export async function createGraphQLHandler(schema: GraphQLSchema, services: Serv
     ],
   });
   await server.start();
-  const handler = expressMiddleware(server, {
+  const apollo = expressMiddleware(server, {
     context: async ({ req }) =>
       createContext(services, { authorization: req.headers.authorization, clientAddress: req.ip ?? 'unknown' }),
   });
-  return { handler, stop: () => server.stop() };
+  return { handler: guardNesting(apollo), stop: () => server.stop() };
 }

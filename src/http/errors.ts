@@ -4,6 +4,17 @@ import { AppError, ERROR_STATUS, type ErrorCode } from '../errors';
 
 const internal = () => new AppError('INTERNAL', 'Internal server error');
 
+/** Apollo Server's codes for a request it refused: every one a client mistake (issue 8). */
+const APOLLO_REQUEST_CODES = new Set([
+  'BAD_REQUEST',
+  'BAD_USER_INPUT',
+  'GRAPHQL_PARSE_FAILED',
+  'GRAPHQL_VALIDATION_FAILED',
+  'OPERATION_RESOLUTION_FAILURE',
+  'PERSISTED_QUERY_NOT_FOUND',
+  'PERSISTED_QUERY_NOT_SUPPORTED',
+]);
+
 /**
  * The client-facing form of whatever went wrong, for either facade. Our own errors keep their code
  * (also when graphql wrapped them with a path); a GraphQL error with no code is a malformed
@@ -14,6 +25,7 @@ export function toAppError(error: unknown, log?: Logger): AppError {
   if (error instanceof GraphQLError) {
     if (error.originalError) return toAppError(error.originalError, log);
     const code = error.extensions?.code;
+    if (typeof code === 'string' && APOLLO_REQUEST_CODES.has(code)) return new AppError('BAD_REQUEST', error.message);
     if (typeof code === 'string' && code in ERROR_STATUS && code !== 'INTERNAL') {
       return new AppError(code as ErrorCode, error.message);
     }
