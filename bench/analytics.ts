@@ -96,7 +96,9 @@ function snapshotOf(h: History): Snapshot {
 }
 
 async function database(h: History, dir: string): Promise<string> {
-  const file = path.join(dir, `analytics-${h.id}-v1.db`);
+  // v2: the schema numbering of main (analytics is migration 4); a file cached under another
+  // numbering would be migrated wrongly, so it is never reused.
+  const file = path.join(dir, `analytics-${h.id}-v2.db`);
   if (fs.existsSync(file)) return file;
   const started = Date.now();
   const store = new SqliteStore(`${file}.tmp`);
