@@ -29,7 +29,7 @@ function describeCsv(op: Operation): void {
   const ok = op.responses?.['200'] as { content?: Record<string, unknown> } | undefined;
   if (ok?.content) {
     ok.content['text/csv'] = {
-      schema: { type: 'string', description: 'A header row, then one row per song (see docs/api/analytics.md)' },
+      schema: { type: 'string', description: 'A header row, then one row per song (see docs/API.md, Reports and analytics)' },
     };
   }
   op.parameters = [

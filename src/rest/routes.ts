@@ -42,7 +42,7 @@ export const ROUTES: readonly RestRoute[] = [
   { method: 'PUT', path: '/services/:serviceId/songs/:songId', field: 'Mutation.addSongToService' },
   { method: 'DELETE', path: '/services/:serviceId/songs/:songId', field: 'Mutation.removeSongFromService', status: 204 },
 
-  // Analytics (docs/api/analytics.md). The usage report also answers CSV.
+  // Analytics (docs/API.md, Reports and analytics). The usage report also answers CSV.
   { method: 'GET', path: '/reports/songUsage', field: 'Query.songUsage', csv: 'songUsage' },
   { method: 'GET', path: '/reports/newSongs', field: 'Query.newSongs' },
   { method: 'GET', path: '/reports/timeline', field: 'Query.usageTimeline' },
