@@ -22,7 +22,9 @@ export interface Observability {
 export function createObservability(opts: { log: Logger; tokens: TokenService; metricsToken?: string }): Observability {
   const { log } = opts;
   const metrics = new Metrics();
-  const access = accessLog(log, opts.tokens);
+  // At a level that drops access lines (warn, error, silent) pino-http would still build a child
+  // logger and serialise every request for nothing: it is left out.
+  const access = log.isLevelEnabled('info') ? accessLog(log, opts.tokens) : undefined;
   const router = express.Router();
   router.use((req, res, next) => {
     const scope: RequestScope = { id: requestIdOf(req.headers['x-request-id']) };
@@ -34,7 +36,7 @@ export function createObservability(opts: { log: Logger; tokens: TokenService; m
       metrics.httpRequests.inc(labels);
       end(labels);
     });
-    runInScope(scope, () => access(req, res, next));
+    runInScope(scope, () => (access ? access(req, res, next) : next()));
   });
   router.get('/metrics', metrics.handler(opts.metricsToken));
 

@@ -132,7 +132,8 @@ function queryValue(arg: GraphQLArgument, raw: unknown, problems: FieldProblem[]
     return values.includes(undefined) ? undefined : values;
   }
   if (typeof raw !== 'string') {
-    if (getNamedType(type) === GraphQLInt) throw new AppError('BAD_REQUEST', `${name} must be a whole number`);
+    // Given twice: limit and offset are answered as before (BAD_REQUEST), the rest as values.
+    if (getNamedType(type) === GraphQLInt) throw new AppError('BAD_REQUEST', `${name} must be given once`);
     problems.push({ field: name, message: 'must be given once' });
     return undefined;
   }
