@@ -154,6 +154,8 @@ describe('GET /metrics', () => {
     await s.api('GET', '/songs/abc');
     await s.raw('POST', '/graphql', { body: { query: 'query Counted { songs { id } }' } });
     await s.raw('POST', '/graphql', { body: { query: 'query Broken { nope }' } });
+    await s.raw('GET', '/');
+    await s.raw('GET', '/api/v1');
 
     const res = await s.raw('GET', '/metrics');
     expect(res.status).toBe(200);
@@ -167,6 +169,9 @@ describe('GET /metrics', () => {
       sampleValue(samples, 'http_request_duration_seconds_count', labels),
     );
     expect(delta('http_requests_total', { ...labels, status: '400' })).toBe(1);
+    // One handler serves both index paths; each is its own route label.
+    expect(delta('http_requests_total', { method: 'GET', route: '/', status: '200' })).toBe(1);
+    expect(delta('http_requests_total', { method: 'GET', route: '/api/v1', status: '200' })).toBe(1);
     expect(types.get('http_request_duration_seconds')).toBe('histogram');
 
     expect(delta('graphql_operations_total', { operation: 'Counted', type: 'query', outcome: 'success' })).toBe(1);

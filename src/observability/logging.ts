@@ -20,7 +20,11 @@ export function requestIdOf(header: string | string[] | undefined): string {
  * labels stay few. GraphQL is one route; requests that matched nothing share one label.
  */
 export function routeOf(req: Request): string {
-  if (req.route?.path !== undefined) return `${req.baseUrl}${req.route.path}`;
+  const pattern: unknown = req.route?.path;
+  // A route registered for several paths (`app.get(['/', '/api/v1'], ...)`) is labelled by the one
+  // the request took: its path is one of them, and a fixed one (no parameters).
+  if (Array.isArray(pattern)) return `${req.baseUrl}${pattern.includes(req.path) ? req.path : pattern.join('|')}`;
+  if (pattern !== undefined) return `${req.baseUrl}${pattern}`;
   if (req.baseUrl === '/graphql' || req.originalUrl.split('?')[0] === '/graphql') return '/graphql';
   return 'unmatched';
 }
