@@ -140,3 +140,19 @@ test('REST GET /api/v1/songs/forService/:id is one store call per record kind', 
   // The parent check and the setlist: no call per song.
   expect(Object.fromEntries(calls)).toEqual({ servicesByIds: 1, setlistsForServices: 1 });
 });
+
+test.each([2, 10, 50])(
+  'Song.usage over %i songs in two windows is one store call per window',
+  async (n) => {
+    await seedServices(n);
+    calls.clear();
+    const data = await post(
+      `{ songs { id year: usage(from: "2000-01-01", to: "2100-12-31") { timesSung } all: usage { timesSung asOpener } } }`,
+    );
+    expect(data.songs).toHaveLength(n + SONGS_PER_SERVICE);
+    // The year window holds every seeded service, so both windows count the same real performances.
+    for (const song of data.songs) expect(song.year.timesSung).toBe(song.all.timesSung);
+    expect(data.songs.reduce((sum: number, s: { all: { timesSung: number } }) => sum + s.all.timesSung, 0)).toBe(n * SONGS_PER_SERVICE);
+    expect(Object.fromEntries(calls)).toEqual({ listSongs: 1, usageOfSongs: 2 });
+  },
+);

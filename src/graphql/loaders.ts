@@ -1,4 +1,5 @@
 import DataLoader from 'dataloader';
+import type { AnalyticsWindow } from '../store/analytics-types';
 import type { Page, ServiceFilter, Store } from '../store/types';
 
 /**
@@ -33,6 +34,8 @@ export function createLoaders(store: Store) {
     /** A page of each service's setlist. */
     setlistPage: byArguments((page: Page) => new DataLoader((ids: readonly number[]) => store.setlistsForServices(ids, page))),
     /** A page of the services each song was performed in, by date. */
+    /** Song.usage in one window: every song of a level in one store call per distinct window. */
+    usage: byArguments((window: AnalyticsWindow) => new DataLoader((ids: readonly number[]) => store.usageOfSongs(ids, window))),
     performancePage: byArguments(
       ({ filter, page }: { filter: ServiceFilter; page: Page }) =>
         new DataLoader((ids: readonly number[]) => store.servicesForSongs(ids, filter, page)),

@@ -1,10 +1,9 @@
-import DataLoader from 'dataloader';
 import type { GraphQLResolveInfo } from 'graphql';
 import { bucketsBetween } from '../../domain/analytics/buckets';
 import { badParameter, parseBefore, parseWindow, serviceTypesOf } from '../../domain/analytics/window';
 import { checkPage } from '../../domain/validation';
 import type { Resolvers, ServiceType } from '../../generated/graphql';
-import type { AnalyticsWindow, Ranked, UsageStats } from '../../store/analytics-types';
+import type { AnalyticsWindow, Ranked } from '../../store/analytics-types';
 import type { GraphQLContext } from '../context';
 import { itemsOf } from './paging';
 import { requireSong } from './songs';
@@ -14,24 +13,6 @@ const DEFAULT_PAIRINGS = 20;
 /** The page of a ranked list, noting the full count for REST's X-Total-Count. */
 function ranked<T>(ctx: GraphQLContext, info: GraphQLResolveInfo, result: Ranked<T>): T[] {
   return itemsOf(ctx, info, { items: result.items, totalCount: result.total });
-}
-
-/**
- * Song.usage loaders, one per distinct window in a request (a request names few: aliases are
- * capped), each batching every song of its level into one store call.
- */
-const usageLoaders = new WeakMap<GraphQLContext, Map<string, DataLoader<number, UsageStats>>>();
-
-function usageLoader(ctx: GraphQLContext, window: AnalyticsWindow): DataLoader<number, UsageStats> {
-  let byWindow = usageLoaders.get(ctx);
-  if (!byWindow) usageLoaders.set(ctx, (byWindow = new Map()));
-  const key = JSON.stringify(window);
-  let loader = byWindow.get(key);
-  if (!loader) {
-    loader = new DataLoader((ids: readonly number[]) => ctx.store.usageOfSongs(ids, window));
-    byWindow.set(key, loader);
-  }
-  return loader;
 }
 
 const allTimeOf = (serviceTypes: readonly ServiceType[] | null | undefined): AnalyticsWindow => ({
@@ -97,7 +78,7 @@ export const analyticsResolvers: Resolvers = {
     },
     songUsageById: async (_, { songId, ...window }, ctx) => {
       const song = await requireSong(ctx, songId);
-      return { song, ...(await usageLoader(ctx, parseWindow(window, ctx.serviceTimeZone)).load(song.id)) };
+      return { song, ...(await ctx.loaders.usage(parseWindow(window, ctx.serviceTimeZone)).load(song.id)) };
     },
     artistUsage: async (_, args, ctx, info) => {
       const window = parseWindow(args, ctx.serviceTimeZone);
@@ -107,7 +88,7 @@ export const analyticsResolvers: Resolvers = {
   Song: {
     usage: async (song, args, ctx) => ({
       song,
-      ...(await usageLoader(ctx, parseWindow(args, ctx.serviceTimeZone)).load(song.id)),
+      ...(await ctx.loaders.usage(parseWindow(args, ctx.serviceTimeZone)).load(song.id)),
     }),
   },
 };
