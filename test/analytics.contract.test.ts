@@ -332,3 +332,50 @@ describe('SQLite migration 2 on a database written before analytics', () => {
     }
   });
 });
+
+describe('SQLite migration 5 on a database written under migration 4', () => {
+  it('builds one usage row per song from the per-type totals that version kept, then keeps them', async () => {
+    const file = `${require('node:os').tmpdir()}/analytics-migrate5-${process.pid}.db`;
+    const source = new SqliteStore(':memory:');
+    await generateHistory(source, { seed: 6, zone: ZONE, songs: 12, start: '2024-01-07', weeks: 8, unsung: 2 });
+    const snapshot = await source.exportSnapshot();
+    await source.close();
+
+    // Versions 1 to 4 only, and rows written through version 4's triggers, as that release left them.
+    const Database = require('better-sqlite3');
+    const { MIGRATIONS } = require('../src/store/sqlite/migrations');
+    const old = new Database(file);
+    old.exec('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, description TEXT NOT NULL, applied_at TEXT NOT NULL)');
+    for (const m of MIGRATIONS.filter((x: { version: number }) => x.version <= 4)) {
+      old.exec(m.sql);
+      old.prepare("INSERT INTO schema_migrations VALUES (?, 'old', 'then')").run(m.version);
+    }
+    for (const s of snapshot.songs) old.prepare('INSERT INTO songs (id, name, artists) VALUES (?, ?, ?)').run(s.id, s.name, JSON.stringify(s.artists));
+    for (const v of snapshot.services) old.prepare('INSERT INTO services (id, date, service_type) VALUES (?, ?, ?)').run(v.id, v.date, v.serviceType);
+    for (const l of snapshot.links) old.prepare('INSERT INTO performed_in (id, service_id, song_id, position) VALUES (?, ?, ?, ?)').run(l.seq, l.serviceId, l.songId, l.position);
+    expect(old.prepare('SELECT count(*) FROM song_usage_totals').pluck().get()).toBeGreaterThan(0);
+    old.close();
+
+    const store = new SqliteStore(file);
+    try {
+      const check = async () => {
+        const ref = new Reference(await store.exportSnapshot());
+        for (const serviceTypes of TYPE_FILTERS) {
+          for (const sort of SORTS) {
+            const q: SongUsageQuery = { window: { from: null, to: null, serviceTypes }, sort, includeUnsung: true };
+            expect(await store.songUsage(q)).toEqual(ref.songUsage(q));
+          }
+        }
+      };
+      await check();
+      // The new triggers keep the rows after the upgrade.
+      await store.createSong({ name: 'New', artists: [] });
+      await store.linkSong(snapshot.services[0].id, 3, 1);
+      await store.deleteService(snapshot.services[1].id);
+      await check();
+    } finally {
+      await store.close();
+      for (const ext of ['', '-wal', '-shm']) require('node:fs').rmSync(`${file}${ext}`, { force: true });
+    }
+  });
+});

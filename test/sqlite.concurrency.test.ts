@@ -10,7 +10,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { artistKey } from '../src/domain/artists';
+import type { SongUsageQuery } from '../src/store/analytics-types';
 import { SqliteStore } from '../src/store/sqlite/store';
+import { Reference } from './helpers/analytics-reference';
 
 interface WorkerReport {
   worker: number;
@@ -76,6 +78,15 @@ async function prepared(setup: (store: SqliteStore) => Promise<void>): Promise<s
 
 const PROCESSES = 4;
 
+/** The maintained usage rows (kept by triggers in each writer's transaction) equal a plain recount. */
+async function expectUsageExact(store: SqliteStore) {
+  const ref = new Reference(await store.exportSnapshot());
+  for (const sort of ['TIMES_SUNG', 'LEAST_RECENTLY_SUNG'] as const) {
+    const q: SongUsageQuery = { window: { from: null, to: null, serviceTypes: ['SUN_AM', 'SUN_PM', 'WED'] }, sort, includeUnsung: true };
+    expect(await store.songUsage(q)).toEqual(ref.songUsage(q));
+  }
+}
+
 test('50 concurrent creates from 4 processes, sharing artists named in different orders', async () => {
   const file = newFile();
   await new SqliteStore(file).close();
@@ -101,6 +112,7 @@ test('concurrent setlist writes to ONE service keep its positions 1..n in every 
   const snapshot = await store.exportSnapshot();
   const positions = snapshot.links.map((l) => l.position).sort((a, b) => a - b);
   expect(positions).toEqual(positions.map((_, i) => i + 1));
+  await expectUsageExact(store);
   await store.close();
 }, 60_000);
 
@@ -116,6 +128,7 @@ test('concurrent setlist writes to DIFFERENT services do not disturb each other'
     const positions = links.filter((l) => l.serviceId === serviceId).map((l) => l.position).sort((a, b) => a - b);
     expect(positions).toEqual(positions.map((_, i) => i + 1));
   }
+  await expectUsageExact(store);
   await store.close();
 }, 60_000);
 

@@ -5,6 +5,7 @@
  */
 import Database from 'better-sqlite3';
 import { migrate } from '../src/store/sqlite/migrations';
+import { ANALYTICS_SQL, type AnalyticsStatementName } from '../src/store/sqlite/analytics-statements';
 import { SQL, type StatementName } from '../src/store/sqlite/statements';
 
 const db = new Database(':memory:');
@@ -43,4 +44,21 @@ test.each<[StatementName, RegExp[]]>([
   if (!/^(setlists|servicesForSongs|searchSongs)$/.test(name)) {
     expect(detail.filter((d) => d.startsWith('USE TEMP B-TREE FOR ORDER BY'))).toEqual([]);
   }
+});
+
+// The all-time usage report, rotation and new songs (every service type) read song_usage in the
+// order they answer in: no sort, so a page stops the walk (README "Analytics performance").
+test.each<[AnalyticsStatementName, RegExp]>([
+  ['songUsageByTimes', /SCAN u USING INDEX song_usage_times\b/],
+  ['songUsageByLastDesc', /SCAN u USING INDEX song_usage_last_desc\b/],
+  ['songUsageByLast', /SCAN u USING INDEX song_usage_last\b/],
+  ['songUsageByFirst', /SCAN u USING INDEX song_usage_first\b/],
+])('%s walks its song_usage index', (name, index) => {
+  const detail = (db.prepare(`EXPLAIN QUERY PLAN ${ANALYTICS_SQL[name]}`).all({
+    allTime: 1, sun_am: 1, sun_pm: 1, wed: 1, allTypes: 1, includeUnsung: 0, lastBefore: null,
+    firstFrom: null, firstTo: null, limit: 10, offset: 0,
+  }) as { detail: string }[]).map((r) => r.detail);
+  expect(detail.some((d) => index.test(d))).toBe(true);
+  expect(detail.filter((d) => d.includes('TEMP B-TREE'))).toEqual([]);
+  expect(detail.filter((d) => /performed_in|services/.test(d))).toEqual([]);
 });

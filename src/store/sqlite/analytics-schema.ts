@@ -107,3 +107,104 @@ export const ANALYTICS_MIGRATION = `
   CREATE INDEX performed_in_date_usage
     ON performed_in(service_date, service_type, song_id, is_opener, is_closer, service_id);
 `;
+
+/** The service types as song_usage names its columns. */
+export const USAGE_TYPES = [
+  ['SUN_AM', 'sun_am'],
+  ['SUN_PM', 'sun_pm'],
+  ['WED', 'wed'],
+] as const;
+
+/** Beyond any date: min()/max() of several columns is NULL when one is, so NULLs become these. */
+export const NO_FIRST = '9223372036854775807';
+export const NO_LAST = '-9223372036854775807';
+
+const perType = (fn: (type: string, col: string) => string, sep = ',\n      ') =>
+  USAGE_TYPES.map(([type, col]) => fn(type, col)).join(sep);
+
+/** Add (sign +) or take out (sign -) link `row`'s count and ends in its song's column group. */
+const moveCounts = (row: string, sign: '+' | '-') => `
+    UPDATE song_usage SET
+      ${perType((t, c) => `${c}_times = ${c}_times ${sign} (${row}.service_type IS '${t}'),
+      ${c}_openers = ${c}_openers ${sign} (${row}.service_type IS '${t}') * ${row}.is_opener,
+      ${c}_closers = ${c}_closers ${sign} (${row}.service_type IS '${t}') * ${row}.is_closer`)}
+    WHERE song_id = ${row}.song_id AND ${row}.service_type IS NOT NULL;`;
+
+/** Re-read the first and last date of link `row`'s (song, type) by two seeks of performed_in_song_usage. */
+const rereadBounds = (row: string) => `
+    UPDATE song_usage SET
+      ${perType((t, c) => `${c}_first = iif(${row}.service_type IS '${t}', (SELECT min(service_date) FROM performed_in
+        WHERE song_id = ${row}.song_id AND service_type = '${t}'), ${c}_first),
+      ${c}_last = iif(${row}.service_type IS '${t}', (SELECT max(service_date) FROM performed_in
+        WHERE song_id = ${row}.song_id AND service_type = '${t}'), ${c}_last)`)}
+    WHERE song_id = ${row}.song_id AND ${row}.service_type IS NOT NULL;`;
+
+/**
+ * Migration 5: one row per song (song_usage) instead of one per (song, service type), pivoted,
+ * with the all-type totals as generated columns and an index per report order. The all-time
+ * report, rotation and new songs then read an index in the order they answer in, and stop at
+ * their page: no grouping, no sort, no scan of the history (migration 4's per-type rows still
+ * had to be grouped and sorted: ~150 ms for the 1,000,000-performance bench history).
+ *
+ * The same triggers keep it, in the writing statement's transaction (see the header above).
+ * A song's row is made with the song (AFTER INSERT ON songs) and goes with it (ON DELETE CASCADE).
+ */
+export const SONG_USAGE_MIGRATION = `
+  DROP TRIGGER performed_in_deleted;
+  DROP TRIGGER performed_in_copied;
+  DROP TRIGGER performed_in_ends;
+  DROP TABLE song_usage_totals;
+
+  CREATE TABLE song_usage (
+    song_id INTEGER PRIMARY KEY REFERENCES songs(id) ON DELETE CASCADE,
+    ${perType(
+      (_, c) => `${c}_times INTEGER NOT NULL DEFAULT 0, ${c}_first INTEGER, ${c}_last INTEGER,
+    ${c}_openers INTEGER NOT NULL DEFAULT 0, ${c}_closers INTEGER NOT NULL DEFAULT 0`,
+      ',\n    ',
+    )},
+    times   INTEGER GENERATED ALWAYS AS (${perType((_, c) => `${c}_times`, ' + ')}) VIRTUAL,
+    first   INTEGER GENERATED ALWAYS AS (nullif(min(${perType((_, c) => `coalesce(${c}_first, ${NO_FIRST})`, ', ')}), ${NO_FIRST})) VIRTUAL,
+    last    INTEGER GENERATED ALWAYS AS (nullif(max(${perType((_, c) => `coalesce(${c}_last, ${NO_LAST})`, ', ')}), ${NO_LAST})) VIRTUAL,
+    openers INTEGER GENERATED ALWAYS AS (${perType((_, c) => `${c}_openers`, ' + ')}) VIRTUAL,
+    closers INTEGER GENERATED ALWAYS AS (${perType((_, c) => `${c}_closers`, ' + ')}) VIRTUAL
+  );
+  INSERT INTO song_usage (song_id) SELECT id FROM songs;
+  UPDATE song_usage SET (
+    ${perType((_, c) => `${c}_times, ${c}_first, ${c}_last, ${c}_openers, ${c}_closers`)}
+  ) = (
+    SELECT ${perType((t) => `coalesce(sum(service_type = '${t}'), 0),
+      min(iif(service_type = '${t}', service_date, NULL)), max(iif(service_type = '${t}', service_date, NULL)),
+      coalesce(sum((service_type = '${t}') * is_opener), 0), coalesce(sum((service_type = '${t}') * is_closer), 0)`)}
+    FROM performed_in p WHERE p.song_id = song_usage.song_id
+  );
+
+  -- The report orders (ties by song id); rotation and new songs are ranges of the last two.
+  CREATE INDEX song_usage_times ON song_usage(times DESC, song_id);
+  CREATE INDEX song_usage_last_desc ON song_usage(last DESC, song_id);
+  CREATE INDEX song_usage_last ON song_usage(last, song_id);
+  CREATE INDEX song_usage_first ON song_usage(first, song_id);
+
+  CREATE TRIGGER songs_usage_row AFTER INSERT ON songs BEGIN
+    INSERT OR IGNORE INTO song_usage (song_id) VALUES (NEW.id);
+  END;
+  CREATE TRIGGER performed_in_deleted AFTER DELETE ON performed_in BEGIN
+    ${moveCounts('OLD', '-')}
+    ${rereadBounds('OLD')}
+    ${refreshEnds('OLD.service_id')}
+  END;
+  -- A link's service date or type set (on insert: OLD's type is NULL, which moves nothing out) or
+  -- changed with its service: move it between column groups.
+  CREATE TRIGGER performed_in_copied AFTER UPDATE OF service_date, service_type ON performed_in BEGIN
+    ${moveCounts('OLD', '-')}
+    ${moveCounts('NEW', '+')}
+    ${rereadBounds('OLD')}
+    ${rereadBounds('NEW')}
+  END;
+  CREATE TRIGGER performed_in_ends AFTER UPDATE OF is_opener, is_closer ON performed_in
+  WHEN NEW.service_type IS NOT NULL BEGIN
+    UPDATE song_usage SET
+      ${perType((t, c) => `${c}_openers = ${c}_openers + (NEW.service_type IS '${t}') * (NEW.is_opener - OLD.is_opener),
+      ${c}_closers = ${c}_closers + (NEW.service_type IS '${t}') * (NEW.is_closer - OLD.is_closer)`)}
+    WHERE song_id = NEW.song_id;
+  END;
+`;

@@ -1,12 +1,30 @@
+import { NO_FIRST, NO_LAST, USAGE_TYPES } from './analytics-schema';
+
 /**
- * The analytics statements of the SQLite store, one per analytic. They read performed_in's copies
- * of the service date and type (src/store/sqlite/analytics-schema.ts) through covering indexes,
- * never joining services, or (all time) the maintained totals. Parameters: @types is a JSON array of service types; @from/@to are
- * inclusive epoch-ms bounds (the widest integers when open); @allTime is 1 when both are open.
+ * The analytics statements of the SQLite store, one per analytic (the all-time usage report has
+ * one per indexed order). A window reads performed_in's copies of the service date and type
+ * (src/store/sqlite/analytics-schema.ts) through a covering index, never joining services; all
+ * time reads the maintained song_usage rows. Parameters: @types is a JSON array of service types
+ * and @sun_am/@sun_pm/@wed are 1 for the types asked (@allTypes when all three are); @from/@to are inclusive epoch-ms bounds (the
+ * widest integers when open); @allTime is 1 when both are open.
  */
 
 const pivot = (type: string, alias: string) =>
   `sum(iif(service_type = '${type}', times, 0)) AS ${alias}, max(iif(service_type = '${type}', last, NULL)) AS ${alias}_last`;
+
+const perType = (fn: (col: string) => string, sep = ', ') => USAGE_TYPES.map(([, col]) => fn(col)).join(sep);
+
+/**
+ * The stats columns of song_usage row `u` for the types asked: per-type columns of the others
+ * read as zero and NULL. With every type asked they equal the row's generated totals.
+ */
+const usageOf = (u: string) => `
+    ${perType((c) => `iif(@${c}, ${u}.${c}_times, 0)`, ' + ')} AS times,
+    nullif(min(${perType((c) => `iif(@${c}, coalesce(${u}.${c}_first, ${NO_FIRST}), ${NO_FIRST})`)}), ${NO_FIRST}) AS first,
+    nullif(max(${perType((c) => `iif(@${c}, coalesce(${u}.${c}_last, ${NO_LAST}), ${NO_LAST})`)}), ${NO_LAST}) AS last,
+    ${perType((c) => `iif(@${c}, ${u}.${c}_openers, 0)`, ' + ')} AS openers,
+    ${perType((c) => `iif(@${c}, ${u}.${c}_closers, 0)`, ' + ')} AS closers,
+    ${perType((c) => `iif(@${c}, ${u}.${c}_times, 0) AS ${c}, iif(@${c}, ${u}.${c}_last, NULL) AS ${c}_last`)}`;
 
 /** Song totals and one pair of columns per service type, from rows per (song, service type). */
 const PER_SONG = `song_id, sum(times) AS times, min(first) AS first, max(last) AS last,
@@ -14,17 +32,18 @@ const PER_SONG = `song_id, sum(times) AS times, min(first) AS first, max(last) A
     ${pivot('SUN_AM', 'sun_am')}, ${pivot('SUN_PM', 'sun_pm')}, ${pivot('WED', 'wed')}`;
 
 /**
- * One row per song with usage in the window and types. All time reads song_usage_totals
- * (maintained by triggers, see ./analytics-schema.ts) in primary-key order, so grouping streams;
- * a window reads its range of performed_in_date_usage. Exactly one branch runs: the other's WHERE
- * is false before its first row, since @allTime is a constant. `songs` optionally narrows both to
- * some songs (then one song's history is a range of performed_in_song_usage).
+ * One row per song with usage in the window and types. All time reads song_usage (maintained by
+ * triggers, see ./analytics-schema.ts); a window reads its range of performed_in_date_usage.
+ * Exactly one branch runs: the other's WHERE is false before its first row, since @allTime is a
+ * constant. `songs` optionally narrows both to some songs (then one song's history is a range of
+ * performed_in_song_usage, and its row a primary-key seek).
  */
 const perSong = (songs = '') => `
-  SELECT ${PER_SONG}
-  FROM song_usage_totals
-  WHERE @allTime AND service_type IN (SELECT value FROM json_each(@types)) ${songs && `AND song_id IN ${songs}`}
-  GROUP BY song_id
+  SELECT * FROM (
+    SELECT u.song_id, ${usageOf('u')}
+    FROM song_usage u
+    WHERE @allTime ${songs && `AND u.song_id IN ${songs}`}
+  ) WHERE times > 0
   UNION ALL
   SELECT ${PER_SONG}
   FROM (
@@ -37,6 +56,26 @@ const perSong = (songs = '') => `
   )
   GROUP BY song_id`;
 
+/** The filters of the usage report, rotation (@lastBefore) and new songs (@firstFrom/@firstTo) on row `r`. */
+const usageFilter = (r: string) => `(@includeUnsung OR ${r}.times > 0)
+      AND (@lastBefore IS NULL OR ${r}.last IS NULL OR ${r}.last < @lastBefore)
+      AND (@firstFrom IS NULL OR ${r}.first BETWEEN @firstFrom AND @firstTo)`;
+
+/**
+ * All time, every type, one order: song_usage's index for that order is read in order and the
+ * page stops the scan, so the full report costs one index walk and one song seek per row, and a
+ * page or rotation only its rows. The count is one more pass over the same rows, without songs.
+ * Every type is asked, so the row's generated totals are the answer.
+ */
+const allTimeIn = (index: string, order: string) => `
+    SELECT s.id, s.name, s.artists, u.times, u.first, u.last, u.openers, u.closers,
+      ${perType((c) => `u.${c}_times AS ${c}, u.${c}_last`)},
+      (SELECT count(*) FROM song_usage c WHERE ${usageFilter('c')}) AS total
+    FROM song_usage u INDEXED BY ${index} CROSS JOIN songs s ON s.id = u.song_id
+    WHERE ${usageFilter('u')}
+    ORDER BY ${order}, u.song_id
+    LIMIT @limit OFFSET @offset`;
+
 const STAT_COLUMNS = ['times', 'first', 'last', 'openers', 'closers', 'sun_am', 'sun_am_last', 'sun_pm', 'sun_pm_last', 'wed', 'wed_last'];
 
 /** The stats columns every usage row carries, from an aggregate row `a` (null when unsung). */
@@ -45,11 +84,17 @@ const statsColumns = `
   coalesce(a.closers, 0) AS closers, coalesce(a.sun_am, 0) AS sun_am, a.sun_am_last,
   coalesce(a.sun_pm, 0) AS sun_pm, a.sun_pm_last, coalesce(a.wed, 0) AS wed, a.wed_last`;
 
+/** Whether service type `col` is one asked for: @allTypes, else by the @sun_am/@sun_pm/@wed flags. */
+const typeFlag = (col: string) =>
+  `(@allTypes OR ${USAGE_TYPES.map(([type, c]) => `(${col} = '${type}' AND @${c})`).join(' OR ')})`;
 const inTypes = (col: string) => `${col} IN (SELECT value FROM json_each(@types))`;
 const inWindow = (col: string) => `${col} BETWEEN @from AND @to`;
 
 export const ANALYTICS_SQL = {
-  /** Usage report, rotation and new songs. The window function counts the rows of every page. */
+  /**
+   * Usage report, rotation and new songs, in a window or for some service types (all time with
+   * every type: the songUsageBy* statements below). The window function counts every page's rows.
+   */
   songUsage: `
     WITH agg AS MATERIALIZED (${perSong()}),
     -- Sung songs by primary key, then (asked for) the others: never a scan of agg per song.
@@ -74,6 +119,13 @@ export const ANALYTICS_SQL = {
       id
     LIMIT @limit OFFSET @offset`,
 
+  // All time, every service type: one statement per order, each reading its own index. NULLs sort
+  // first ascending and last descending, as in songUsage's CASE orders.
+  songUsageByTimes: allTimeIn('song_usage_times', 'u.times DESC'),
+  songUsageByLastDesc: allTimeIn('song_usage_last_desc', 'u.last DESC'),
+  songUsageByLast: allTimeIn('song_usage_last', 'u.last'),
+  songUsageByFirst: allTimeIn('song_usage_first', 'u.first'),
+
   /** Song.usage for a batch of songs: index lookups per song, in the window. */
   usageOfSongs: `
     WITH ids AS (SELECT DISTINCT value AS song_id FROM json_each(@songIds)),
@@ -84,7 +136,7 @@ export const ANALYTICS_SQL = {
   /**
    * Songs sharing services with @songId in the window. Partners are read through the setlist
    * index of each of its services (they share the service, hence its date and type); each
-   * partner's own service count is an index range count.
+   * partner's own service count is its song_usage row (all time) or an index range count.
    */
   songsSungWith: `
     WITH mine AS (
@@ -99,9 +151,10 @@ export const ANALYTICS_SQL = {
     ),
     scored AS (
       SELECT song_id, together,
-        CAST(together AS REAL) / ((SELECT count(*) FROM mine) + (
-          SELECT count(*) FROM performed_in q INDEXED BY performed_in_song_usage
-          WHERE q.song_id = pairs.song_id AND ${inTypes('q.service_type')} AND ${inWindow('q.service_date')}
+        CAST(together AS REAL) / ((SELECT count(*) FROM mine) + iif(@allTime,
+          (SELECT ${perType((c) => `iif(@${c}, u.${c}_times, 0)`, ' + ')} FROM song_usage u WHERE u.song_id = pairs.song_id),
+          (SELECT count(*) FROM performed_in q INDEXED BY performed_in_song_usage
+           WHERE q.song_id = pairs.song_id AND ${inTypes('q.service_type')} AND ${inWindow('q.service_date')})
         ) - together) AS jaccard
       FROM pairs
     )
@@ -118,23 +171,39 @@ export const ANALYTICS_SQL = {
 
   /**
    * Counts per calendar bucket (@buckets: JSON [[start, end], ...], computed in the service time
-   * zone by the caller, which SQLite cannot do). Each bucket reads its own date range.
+   * zone by the caller, which SQLite cannot do). Each bucket reads its own date range: all songs
+   * through performed_in_date_usage (the types tested with the @sun_am/@sun_pm/@wed flags, cheaper
+   * per row than a set lookup); one song (@songId) through performed_in_song_usage, one seek per
+   * type, where a song's links in a bucket are its services there (one link per service and song).
    */
   usageTimeline: `
     WITH b AS (
       SELECT key AS i, json_extract(value, '$[0]') AS start, json_extract(value, '$[1]') AS end
       FROM json_each(@buckets)
+    ),
+    counted AS (
+      SELECT b.i, b.start,
+        iif(@songId IS NULL,
+          (SELECT count(*) FROM services v WHERE v.date BETWEEN b.start AND b.end AND ${typeFlag('v.service_type')}),
+          (SELECT count(*) FROM performed_in p INDEXED BY performed_in_song_usage
+           WHERE p.song_id = @songId AND ${inTypes('p.service_type')} AND p.service_date BETWEEN b.start AND b.end)
+        ) AS services,
+        iif(@songId IS NULL,
+          (SELECT count(*) FROM performed_in p INDEXED BY performed_in_date_usage
+           WHERE p.service_date BETWEEN b.start AND b.end AND ${typeFlag('p.service_type')}),
+          NULL
+        ) AS performances,
+        iif(@songId IS NULL,
+          (SELECT count(DISTINCT p.song_id) FROM performed_in p INDEXED BY performed_in_date_usage
+           WHERE p.service_date BETWEEN b.start AND b.end AND ${typeFlag('p.service_type')}),
+          NULL
+        ) AS distinct_songs
+      FROM b
     )
-    SELECT b.start,
-      CASE WHEN @songId IS NULL
-        THEN (SELECT count(*) FROM services v WHERE v.date BETWEEN b.start AND b.end AND ${inTypes('v.service_type')})
-        ELSE count(DISTINCT p.service_id) END AS services,
-      count(p.song_id) AS performances, count(DISTINCT p.song_id) AS distinct_songs
-    FROM b LEFT JOIN performed_in p INDEXED BY performed_in_date_usage
-      ON p.service_date BETWEEN b.start AND b.end AND ${inTypes('p.service_type')}
-      AND (@songId IS NULL OR p.song_id = @songId)
-    GROUP BY b.i
-    ORDER BY b.i`,
+    SELECT start, services, coalesce(performances, services) AS performances,
+      coalesce(distinct_songs, min(services, 1)) AS distinct_songs
+    FROM counted
+    ORDER BY i`,
 
   /**
    * Performances per normalised artist. artist_key() is src/domain/artists.ts registered as a SQL
@@ -144,20 +213,21 @@ export const ANALYTICS_SQL = {
    */
   artistUsage: `
     WITH used AS MATERIALIZED (${perSong()}),
-    -- Each used song's distinct artist keys, reached by primary key from the used songs.
-    keyed AS (
-      SELECT DISTINCT artist_key(j.value) AS k, u.song_id, u.times
-      FROM used u JOIN songs s ON s.id = u.song_id, json_each(s.artists) j
-    ),
+    -- The used songs' artist keys: song_artist_keys holds exactly the keys byArtist matches.
     totals AS MATERIALIZED (
-      SELECT k, sum(times) AS times, count(*) AS songs FROM keyed WHERE k <> '' GROUP BY k
+      SELECT k.artist_key AS k, sum(u.times) AS times, count(*) AS songs
+      FROM used u JOIN song_artist_keys k INDEXED BY song_artist_keys_song ON k.song_id = u.song_id
+      WHERE k.artist_key <> ''
+      GROUP BY k.artist_key
     ),
+    -- Every entry with the key among all its songs (reached through the key), counted per spelling.
     spellings AS (
-      SELECT artist_key(j.value) AS k, j.value AS spelling,
-        row_number() OVER (PARTITION BY artist_key(j.value) ORDER BY count(*) DESC, j.value) AS r
-      FROM songs s, json_each(s.artists) j
-      WHERE artist_key(j.value) IN (SELECT k FROM totals)
-      GROUP BY 1, 2
+      SELECT t.k, j.value AS spelling,
+        row_number() OVER (PARTITION BY t.k ORDER BY count(*) DESC, j.value) AS r
+      FROM totals t JOIN song_artist_keys a ON a.artist_key = t.k JOIN songs s ON s.id = a.song_id,
+        json_each(s.artists) j
+      WHERE artist_key(j.value) = t.k
+      GROUP BY t.k, j.value
     )
     SELECT sp.spelling AS artist, t.times, t.songs, count(*) OVER () AS total
     FROM spellings sp JOIN totals t ON t.k = sp.k

@@ -7,9 +7,11 @@ import type {
   ArtistUsageRecord,
   PairingRecord,
   SongUsageQuery,
+  SongUsageRecord,
   UsageBucketRecord,
 } from '../analytics-types';
 import type { SongRecord } from '../types';
+import { USAGE_TYPES } from './analytics-schema';
 import { ANALYTICS_SQL, type AnalyticsStatementName } from './analytics-statements';
 
 interface StatsRow {
@@ -42,11 +44,28 @@ const columns = (r: StatsRow): UsageColumns => ({
   },
 });
 
+const isAllTime = (w: AnalyticsWindow) => w.from === null && w.to === null;
+const everyType = (w: AnalyticsWindow) => USAGE_TYPES.every(([type]) => w.serviceTypes.includes(type));
+
 const windowParams = (w: AnalyticsWindow) => ({
   ...boundsOf(w),
-  allTime: w.from === null && w.to === null ? 1 : 0,
+  allTime: isAllTime(w) ? 1 : 0,
   types: JSON.stringify(w.serviceTypes),
+  ...Object.fromEntries(USAGE_TYPES.map(([type, col]) => [col, w.serviceTypes.includes(type) ? 1 : 0])),
+  allTypes: everyType(w) ? 1 : 0,
 });
+
+/** All time with every type asked: the statement that reads the index in the report's order. */
+const INDEXED_ORDER: Partial<Record<SongUsageQuery['sort'], AnalyticsStatementName>> = {
+  TIMES_SUNG: 'songUsageByTimes',
+  LAST_SUNG: 'songUsageByLastDesc',
+  LEAST_RECENTLY_SUNG: 'songUsageByLast',
+  FIRST_SUNG: 'songUsageByFirst',
+};
+
+function usageStatement(q: SongUsageQuery): AnalyticsStatementName {
+  return (isAllTime(q.window) && everyType(q.window) && INDEXED_ORDER[q.sort]) || 'songUsage';
+}
 
 /**
  * The analytics reads of the SQLite store (src/store/sqlite/analytics-statements.ts), run by
@@ -54,6 +73,7 @@ const windowParams = (w: AnalyticsWindow) => ({
  */
 export class SqliteAnalytics {
   private readonly stmts = new Map<AnalyticsStatementName, Database.Statement>();
+  private readonly rawStmts = new Map<AnalyticsStatementName, Database.Statement>();
 
   constructor(private readonly db: Database.Database) {
     // Artist keys in SQL are exactly the keys of byArtist (Unicode-aware, unlike SQLite's lower()).
@@ -74,6 +94,38 @@ export class SqliteAnalytics {
     return this.all<{ total: number }>(name, { ...params, offset: 0, limit: 1 })[0]?.total ?? 0;
   }
 
+  /**
+   * A usage statement's rows as arrays (better-sqlite3's raw mode), read by column position: the
+   * full all-time report is ~19,000 rows of 15 columns at the bench's largest size, and building
+   * one keyed object per row before the record costs more than the statement itself.
+   */
+  private usageRows(name: AnalyticsStatementName, params: Record<string, unknown>, window: AnalyticsWindow) {
+    let s = this.rawStmts.get(name);
+    if (!s) this.rawStmts.set(name, (s = this.db.prepare(ANALYTICS_SQL[name]).raw(true)));
+    const at = Object.fromEntries(s.columns().map((c, i) => [c.name, i])) as Record<string, number>;
+    const perType = window.serviceTypes.map((type) => {
+      const col = USAGE_TYPES.find(([t]) => t === type)![1];
+      return [type, at[col], at[`${col}_last`]] as const;
+    });
+    const rows = s.all(params) as unknown[][];
+    return {
+      total: rows.length ? (rows[0][at.total] as number) : null,
+      items: rows.map((r): SongUsageRecord => ({
+        song: { id: r[at.id] as number, name: r[at.name] as string, artists: JSON.parse(r[at.artists] as string) },
+        timesSung: r[at.times] as number,
+        firstSung: r[at.first] as number | null,
+        lastSung: r[at.last] as number | null,
+        byServiceType: perType.map(([serviceType, times, last]) => ({
+          serviceType,
+          timesSung: r[times] as number,
+          lastSung: r[last] as number | null,
+        })),
+        asOpener: r[at.openers] as number,
+        asCloser: r[at.closers] as number,
+      })),
+    };
+  }
+
   songUsage(q: SongUsageQuery) {
     const params = {
       ...windowParams(q.window),
@@ -85,11 +137,9 @@ export class SqliteAnalytics {
       limit: q.limit ?? NO_LIMIT,
       offset: q.offset ?? 0,
     };
-    const rows = this.all<SongRow & StatsRow & { total: number }>('songUsage', params);
-    return {
-      items: rows.map((r) => ({ song: toSong(r), ...usageStats(columns(r), q.window) })),
-      total: this.total('songUsage', params, rows),
-    };
+    const statement = usageStatement(q);
+    const { items, total } = this.usageRows(statement, params, q.window);
+    return { items, total: total ?? this.total(statement, params, []) };
   }
 
   usageOfSongs(songIds: readonly number[], window: AnalyticsWindow) {
@@ -103,8 +153,7 @@ export class SqliteAnalytics {
 
   songsSungWith(songId: number, window: AnalyticsWindow, limit: number): PairingRecord[] {
     const rows = this.all<SongRow & { together: number; jaccard: number }>('songsSungWith', {
-      ...boundsOf(window),
-      types: JSON.stringify(window.serviceTypes),
+      ...windowParams(window),
       songId,
       limit,
     });
@@ -120,8 +169,8 @@ export class SqliteAnalytics {
 
   usageTimeline(buckets: readonly { start: number; end: number }[], serviceTypes: ServiceType[], songId: number | null) {
     return this.all<{ start: number; services: number; performances: number; distinct_songs: number }>('usageTimeline', {
+      ...windowParams({ from: null, to: null, serviceTypes }),
       buckets: JSON.stringify(buckets.map((b) => [b.start, b.end])),
-      types: JSON.stringify(serviceTypes),
       songId,
     }).map((r): UsageBucketRecord => ({
       start: r.start,

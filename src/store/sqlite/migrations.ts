@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { ANALYTICS_MIGRATION } from './analytics-schema';
+import { ANALYTICS_MIGRATION, SONG_USAGE_MIGRATION } from './analytics-schema';
 
 /**
  * Schema versions, applied in order, each once, inside one transaction with its bookkeeping row
@@ -123,6 +123,11 @@ export const MIGRATIONS: { version: number; description: string; sql: string }[]
     version: 4,
     description: 'analytics: service date and type copied onto performed_in, setlist ends, covering indexes',
     sql: ANALYTICS_MIGRATION,
+  },
+  {
+    version: 5,
+    description: 'analytics: one maintained usage row per song, indexed in each report order',
+    sql: SONG_USAGE_MIGRATION,
   },
 ];
 
