@@ -11,6 +11,7 @@
 import fc from 'fast-check';
 import { DateTime } from 'luxon';
 import { bucketsBetween } from '../src/domain/analytics/buckets';
+import { artistKey } from '../src/domain/artists';
 import { SERVICE_TYPES } from '../src/domain/analytics/window';
 import type { ServiceType, SongUsageSort, TimelineBucket } from '../src/generated/graphql';
 import type { AnalyticsWindow, SongUsageQuery } from '../src/store/analytics-types';
@@ -159,6 +160,9 @@ export function analyticsContract(harness: AnalyticsHarness): void {
               const q: SongUsageQuery = { window: { from, to, serviceTypes }, sort: 'TIMES_SUNG', includeUnsung: true };
               expect(await store.songUsage(q)).toEqual(r.songUsage(q));
               expect(await store.artistUsage(q.window, {})).toEqual(r.artistUsage(q.window, {}));
+              for (const songId of [2, 3, 5, 12]) {
+                expect(await store.songsSungWith(songId, q.window, 20)).toEqual(r.songsSungWith(songId, q.window, 20));
+              }
             }
           }
         };
@@ -350,7 +354,13 @@ describe('SQLite migration 5 on a database written under migration 4', () => {
       old.exec(m.sql);
       old.prepare("INSERT INTO schema_migrations VALUES (?, 'old', 'then')").run(m.version);
     }
-    for (const s of snapshot.songs) old.prepare('INSERT INTO songs (id, name, artists) VALUES (?, ?, ?)').run(s.id, s.name, JSON.stringify(s.artists));
+    // Artists spelled several ways (and twice in one song), indexed by key as version 4's store did.
+    const spelled = [['Hillsong', ' hillsong'], ['HILLSONG'], ['hillsong', 'Chris Tomlin'], ['Chris Tomlin'], ['chris tomlin ']];
+    for (const [i, s] of snapshot.songs.entries()) {
+      const artists = spelled[i % spelled.length];
+      old.prepare('INSERT INTO songs (id, name, artists) VALUES (?, ?, ?)').run(s.id, s.name, JSON.stringify(artists));
+      for (const a of artists) old.prepare('INSERT OR IGNORE INTO song_artist_keys (artist_key, song_id) VALUES (?, ?)').run(artistKey(a), s.id);
+    }
     for (const v of snapshot.services) old.prepare('INSERT INTO services (id, date, service_type) VALUES (?, ?, ?)').run(v.id, v.date, v.serviceType);
     for (const l of snapshot.links) old.prepare('INSERT INTO performed_in (id, service_id, song_id, position) VALUES (?, ?, ?, ?)').run(l.seq, l.serviceId, l.songId, l.position);
     expect(old.prepare('SELECT count(*) FROM song_usage_totals').pluck().get()).toBeGreaterThan(0);
@@ -365,11 +375,15 @@ describe('SQLite migration 5 on a database written under migration 4', () => {
             const q: SongUsageQuery = { window: { from: null, to: null, serviceTypes }, sort, includeUnsung: true };
             expect(await store.songUsage(q)).toEqual(ref.songUsage(q));
           }
+          const window = { from: null, to: null, serviceTypes };
+          expect(await store.artistUsage(window, {})).toEqual(ref.artistUsage(window, {}));
+          for (const songId of [1, 2, 3]) expect(await store.songsSungWith(songId, window, 20)).toEqual(ref.songsSungWith(songId, window, 20));
         }
       };
       await check();
       // The new triggers keep the rows after the upgrade.
-      await store.createSong({ name: 'New', artists: [] });
+      await store.createSong({ name: 'New', artists: ['HillSong'] });
+      await store.updateSong(2, { artists: ['CHRIS TOMLIN'] });
       await store.linkSong(snapshot.services[0].id, 3, 1);
       await store.deleteService(snapshot.services[1].id);
       await check();

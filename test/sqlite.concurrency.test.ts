@@ -78,12 +78,18 @@ async function prepared(setup: (store: SqliteStore) => Promise<void>): Promise<s
 
 const PROCESSES = 4;
 
-/** The maintained usage rows (kept by triggers in each writer's transaction) equal a plain recount. */
+/** The maintained usage rows and pairs (kept by triggers in each writer's transaction) equal a plain recount. */
 async function expectUsageExact(store: SqliteStore) {
   const ref = new Reference(await store.exportSnapshot());
   for (const sort of ['TIMES_SUNG', 'LEAST_RECENTLY_SUNG'] as const) {
     const q: SongUsageQuery = { window: { from: null, to: null, serviceTypes: ['SUN_AM', 'SUN_PM', 'WED'] }, sort, includeUnsung: true };
     expect(await store.songUsage(q)).toEqual(ref.songUsage(q));
+  }
+  const window = { from: null, to: null, serviceTypes: ['SUN_AM', 'SUN_PM', 'WED'] as const };
+  for (let songId = 1; songId <= 8; songId++) {
+    expect(await store.songsSungWith(songId, { ...window, serviceTypes: [...window.serviceTypes] }, 20)).toEqual(
+      ref.songsSungWith(songId, { ...window, serviceTypes: [...window.serviceTypes] }, 20),
+    );
   }
 }
 

@@ -7,3 +7,15 @@
 export function artistKey(artist: string): string {
   return artist.normalize('NFC').trim().toUpperCase().toLowerCase().normalize('NFC');
 }
+
+/** A song's artist entries grouped by key, in first-seen order: the rows of its artist index. */
+export function spellingsByKey(artists: readonly string[]): Map<string, string[]> {
+  const byKey = new Map<string, string[]>();
+  for (const artist of artists) {
+    const key = artistKey(artist);
+    const spellings = byKey.get(key);
+    if (spellings) spellings.push(artist);
+    else byKey.set(key, [artist]);
+  }
+  return byKey;
+}

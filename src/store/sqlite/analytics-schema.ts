@@ -1,3 +1,6 @@
+import type Database from 'better-sqlite3';
+import { spellingsByKey } from '../../domain/artists';
+
 /**
  * Analytics must not scan and join: each performed_in row carries its service's date and type
  * and whether it opens or closes its setlist, so a window reads one covering index; and
@@ -140,6 +143,33 @@ const rereadBounds = (row: string) => `
     WHERE song_id = ${row}.song_id AND ${row}.service_type IS NOT NULL;`;
 
 /**
+ * Count link `row` in (sign +) or out of (sign -) the pairs it makes with the other links of its
+ * service whose copied type is `type`, both ways round. Links of one service share its type, so at
+ * rest every pair is between links of one type; while a service's type changes its links move one
+ * by one, and each moved link leaves the pairs with links still of the old type and joins those
+ * already of the new one, so every pair is counted out once and in once.
+ */
+const movePairs = (row: string, type: string, sign: '+' | '-') => {
+  const others = `SELECT song_id FROM performed_in
+      WHERE service_id = ${row}.service_id AND song_id <> ${row}.song_id AND service_type = ${type}`;
+  if (sign === '+') {
+    return `
+    INSERT INTO song_pairs (song_id, other_id, service_type, together)
+    SELECT ${row}.song_id, o.song_id, ${type}, 1 FROM (${others}) o WHERE true
+    UNION ALL
+    SELECT o.song_id, ${row}.song_id, ${type}, 1 FROM (${others}) o WHERE true
+    ON CONFLICT (song_id, other_id, service_type) DO UPDATE SET together = together + 1;`;
+  }
+  // Both ways round, each a primary-key seek per other link.
+  const pairsOf = `service_type = ${type} AND (
+      (song_id = ${row}.song_id AND other_id IN (${others}))
+      OR (other_id = ${row}.song_id AND song_id IN (${others})))`;
+  return `
+    UPDATE song_pairs SET together = together - 1 WHERE ${pairsOf};
+    DELETE FROM song_pairs WHERE together = 0 AND ${pairsOf};`;
+};
+
+/**
  * Migration 5: one row per song (song_usage) instead of one per (song, service type), pivoted,
  * with the all-type totals as generated columns and an index per report order. The all-time
  * report, rotation and new songs then read an index in the order they answer in, and stop at
@@ -178,6 +208,22 @@ export const SONG_USAGE_MIGRATION = `
     FROM performed_in p WHERE p.song_id = song_usage.song_id
   );
 
+  -- Each (key, song) row's entries with that key: filled by fillArtistSpellings (JavaScript keys).
+  ALTER TABLE song_artist_keys ADD COLUMN spellings TEXT NOT NULL DEFAULT '[]';
+
+  -- Pairs of songs sung in one service, both ways round: services of each type holding both.
+  CREATE TABLE song_pairs (
+    song_id      INTEGER NOT NULL,
+    other_id     INTEGER NOT NULL,
+    service_type TEXT NOT NULL,
+    together     INTEGER NOT NULL,
+    PRIMARY KEY (song_id, other_id, service_type)
+  ) WITHOUT ROWID;
+  INSERT INTO song_pairs
+  SELECT a.song_id, b.song_id, a.service_type, count(*)
+  FROM performed_in a JOIN performed_in b ON b.service_id = a.service_id AND b.song_id <> a.song_id
+  GROUP BY a.song_id, b.song_id, a.service_type;
+
   -- The report orders (ties by song id); rotation and new songs are ranges of the last two.
   CREATE INDEX song_usage_times ON song_usage(times DESC, song_id);
   CREATE INDEX song_usage_last_desc ON song_usage(last DESC, song_id);
@@ -189,6 +235,7 @@ export const SONG_USAGE_MIGRATION = `
   END;
   CREATE TRIGGER performed_in_deleted AFTER DELETE ON performed_in BEGIN
     ${moveCounts('OLD', '-')}
+    ${movePairs('OLD', 'OLD.service_type', '-')}
     ${rereadBounds('OLD')}
     ${refreshEnds('OLD.service_id')}
   END;
@@ -200,6 +247,12 @@ export const SONG_USAGE_MIGRATION = `
     ${rereadBounds('OLD')}
     ${rereadBounds('NEW')}
   END;
+  -- Only a change of type moves a link between pairs (a date change leaves them).
+  CREATE TRIGGER performed_in_paired AFTER UPDATE OF service_type ON performed_in
+  WHEN OLD.service_type IS NOT NEW.service_type BEGIN
+    ${movePairs('OLD', 'OLD.service_type', '-')}
+    ${movePairs('NEW', 'NEW.service_type', '+')}
+  END;
   CREATE TRIGGER performed_in_ends AFTER UPDATE OF is_opener, is_closer ON performed_in
   WHEN NEW.service_type IS NOT NULL BEGIN
     UPDATE song_usage SET
@@ -208,3 +261,19 @@ export const SONG_USAGE_MIGRATION = `
     WHERE song_id = NEW.song_id;
   END;
 `;
+
+/**
+ * Migration 5's artist spellings for songs written before it: each song's entries grouped by
+ * their key (src/domain/artists.ts), as the store writes them (SqliteStore.indexArtists).
+ */
+export function fillArtistSpellings(db: Database.Database): void {
+  const set = db.prepare('UPDATE song_artist_keys SET spellings = ? WHERE artist_key = ? AND song_id = ?');
+  // Pages of songs: better-sqlite3 cannot write while a read is open on the connection.
+  const page = db.prepare('SELECT id, artists FROM songs WHERE id > ? ORDER BY id LIMIT 5000');
+  for (let after = 0, songs: { id: number; artists: string }[]; (songs = page.all(after) as typeof songs).length; ) {
+    for (const song of songs) {
+      for (const [key, spellings] of spellingsByKey(JSON.parse(song.artists))) set.run(JSON.stringify(spellings), key, song.id);
+    }
+    after = songs[songs.length - 1].id;
+  }
+}

@@ -134,9 +134,9 @@ export const ANALYTICS_SQL = {
     FROM ids LEFT JOIN agg a ON a.song_id = ids.song_id`,
 
   /**
-   * Songs sharing services with @songId in the window. Partners are read through the setlist
+   * Songs sharing services with @songId in a window. Partners are read through the setlist
    * index of each of its services (they share the service, hence its date and type); each
-   * partner's own service count is its song_usage row (all time) or an index range count.
+   * partner's own service count is an index range count.
    */
   songsSungWith: `
     WITH mine AS (
@@ -151,16 +151,34 @@ export const ANALYTICS_SQL = {
     ),
     scored AS (
       SELECT song_id, together,
-        CAST(together AS REAL) / ((SELECT count(*) FROM mine) + iif(@allTime,
-          (SELECT ${perType((c) => `iif(@${c}, u.${c}_times, 0)`, ' + ')} FROM song_usage u WHERE u.song_id = pairs.song_id),
-          (SELECT count(*) FROM performed_in q INDEXED BY performed_in_song_usage
-           WHERE q.song_id = pairs.song_id AND ${inTypes('q.service_type')} AND ${inWindow('q.service_date')})
+        CAST(together AS REAL) / ((SELECT count(*) FROM mine) + (
+          SELECT count(*) FROM performed_in q INDEXED BY performed_in_song_usage
+          WHERE q.song_id = pairs.song_id AND ${inTypes('q.service_type')} AND ${inWindow('q.service_date')}
         ) - together) AS jaccard
       FROM pairs
     )
     SELECT s.id, s.name, s.artists, together, jaccard
     FROM scored JOIN songs s ON s.id = scored.song_id
     ORDER BY together DESC, jaccard DESC, s.id
+    LIMIT @limit`,
+
+  /**
+   * songsSungWith over all time: @songId's pairs are a primary-key range of song_pairs (kept by
+   * triggers, see ./analytics-schema.ts), summed over the types asked; both songs' service counts
+   * are their song_usage rows. Nothing here reads the history.
+   */
+  songsSungWithAllTime: `
+    WITH pairs AS (
+      SELECT other_id AS song_id, sum(together) AS together
+      FROM song_pairs
+      WHERE song_id = @songId AND ${typeFlag('service_type')}
+      GROUP BY other_id
+    ),
+    mine AS (SELECT ${perType((c) => `iif(@${c}, ${c}_times, 0)`, ' + ')} AS times FROM song_usage WHERE song_id = @songId)
+    SELECT s.id, s.name, s.artists, p.together,
+      CAST(p.together AS REAL) / ((SELECT times FROM mine) + ${perType((c) => `iif(@${c}, u.${c}_times, 0)`, ' + ')} - p.together) AS jaccard
+    FROM pairs p JOIN song_usage u ON u.song_id = p.song_id JOIN songs s ON s.id = p.song_id
+    ORDER BY p.together DESC, jaccard DESC, s.id
     LIMIT @limit`,
 
   /** First and last service dates of the types: two index probes. */
@@ -206,27 +224,33 @@ export const ANALYTICS_SQL = {
     ORDER BY i`,
 
   /**
-   * Performances per normalised artist. artist_key() is src/domain/artists.ts registered as a SQL
-   * function, so keys are exactly the ones byArtist matches. The spelling shown is the most
-   * common one among all songs' entries with that key (ties: the smallest string), picked with a
-   * window function.
+   * Performances per normalised artist, through song_artist_keys (written by the store with
+   * src/domain/artists.ts, so keys are exactly the ones byArtist matches). The spelling shown is
+   * the most common one among all songs' entries with that key (ties: the smallest string), picked
+   * with a window function from the spellings each (key, song) row keeps.
    */
   artistUsage: `
     WITH used AS MATERIALIZED (${perSong()}),
-    -- The used songs' artist keys: song_artist_keys holds exactly the keys byArtist matches.
+    -- The used songs' artist keys: song_artist_keys holds exactly the keys byArtist matches. All
+    -- time walks the keys in order with each song's usage row; a window starts from its songs.
     totals AS MATERIALIZED (
       SELECT k.artist_key AS k, sum(u.times) AS times, count(*) AS songs
+      FROM song_artist_keys k
+        JOIN (SELECT song_id, ${perType((c) => `iif(@${c}, ${c}_times, 0)`, ' + ')} AS times FROM song_usage) u
+        ON u.song_id = k.song_id
+      WHERE @allTime AND k.artist_key <> '' AND u.times > 0
+      GROUP BY k.artist_key
+      UNION ALL
+      SELECT k.artist_key AS k, sum(u.times) AS times, count(*) AS songs
       FROM used u JOIN song_artist_keys k INDEXED BY song_artist_keys_song ON k.song_id = u.song_id
-      WHERE k.artist_key <> ''
+      WHERE NOT @allTime AND k.artist_key <> ''
       GROUP BY k.artist_key
     ),
-    -- Every entry with the key among all its songs (reached through the key), counted per spelling.
+    -- Every entry with the key among all its songs (the key's rows keep their songs' entries).
     spellings AS (
       SELECT t.k, j.value AS spelling,
         row_number() OVER (PARTITION BY t.k ORDER BY count(*) DESC, j.value) AS r
-      FROM totals t JOIN song_artist_keys a ON a.artist_key = t.k JOIN songs s ON s.id = a.song_id,
-        json_each(s.artists) j
-      WHERE artist_key(j.value) = t.k
+      FROM totals t JOIN song_artist_keys a ON a.artist_key = t.k, json_each(a.spellings) j
       GROUP BY t.k, j.value
     )
     SELECT sp.spelling AS artist, t.times, t.songs, count(*) OVER () AS total

@@ -1,5 +1,4 @@
 import type Database from 'better-sqlite3';
-import { artistKey } from '../../domain/artists';
 import type { ServiceType } from '../../generated/graphql';
 import { boundsOf, NO_LIMIT, usageStats, type UsageColumns } from '../analytics-shape';
 import type {
@@ -75,12 +74,7 @@ export class SqliteAnalytics {
   private readonly stmts = new Map<AnalyticsStatementName, Database.Statement>();
   private readonly rawStmts = new Map<AnalyticsStatementName, Database.Statement>();
 
-  constructor(private readonly db: Database.Database) {
-    // Artist keys in SQL are exactly the keys of byArtist (Unicode-aware, unlike SQLite's lower()).
-    db.function('artist_key', { deterministic: true }, (value: unknown) =>
-      typeof value === 'string' ? artistKey(value) : '',
-    );
-  }
+  constructor(private readonly db: Database.Database) {}
 
   private all<T>(name: AnalyticsStatementName, params: Record<string, unknown>): T[] {
     let s = this.stmts.get(name);
@@ -152,7 +146,8 @@ export class SqliteAnalytics {
   }
 
   songsSungWith(songId: number, window: AnalyticsWindow, limit: number): PairingRecord[] {
-    const rows = this.all<SongRow & { together: number; jaccard: number }>('songsSungWith', {
+    const statement = isAllTime(window) ? 'songsSungWithAllTime' : 'songsSungWith';
+    const rows = this.all<SongRow & { together: number; jaccard: number }>(statement, {
       ...windowParams(window),
       songId,
       limit,

@@ -1,11 +1,17 @@
 import type Database from 'better-sqlite3';
-import { ANALYTICS_MIGRATION, SONG_USAGE_MIGRATION } from './analytics-schema';
+import { ANALYTICS_MIGRATION, fillArtistSpellings, SONG_USAGE_MIGRATION } from './analytics-schema';
 
 /**
  * Schema versions, applied in order, each once, inside one transaction with its bookkeeping row
  * in `schema_migrations`. Never edit a released migration: add the next one.
  */
-export const MIGRATIONS: { version: number; description: string; sql: string }[] = [
+export const MIGRATIONS: {
+  version: number;
+  description: string;
+  sql: string;
+  /** Data the SQL cannot compute (artist keys are JavaScript), run after it in its transaction. */
+  after?: (db: Database.Database) => void;
+}[] = [
   {
     version: 1,
     description: 'songs, services, PERFORMED_IN links, users',
@@ -126,8 +132,9 @@ export const MIGRATIONS: { version: number; description: string; sql: string }[]
   },
   {
     version: 5,
-    description: 'analytics: one maintained usage row per song, indexed in each report order',
+    description: 'analytics: one maintained usage row per song, indexed in each report order; song pairs; artist spellings',
     sql: SONG_USAGE_MIGRATION,
+    after: fillArtistSpellings,
   },
 ];
 
@@ -158,6 +165,7 @@ export function migrate(db: Database.Database): number[] {
     if (applied.has(m.version)) continue;
     db.transaction(() => {
       db.exec(m.sql);
+      m.after?.(db);
       db.prepare('INSERT INTO schema_migrations (version, description, applied_at) VALUES (?, ?, ?)')
         .run(m.version, m.description, new Date().toISOString());
     }).immediate();

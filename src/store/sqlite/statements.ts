@@ -56,7 +56,10 @@ export const SQL = {
     UPDATE songs SET name = coalesce(?, name), artists = coalesce(?, artists)
     WHERE id = ? RETURNING id, name, artists`,
   deleteSong: 'DELETE FROM songs WHERE id = ?',
-  insertArtistKey: 'INSERT OR IGNORE INTO song_artist_keys (artist_key, song_id) VALUES (?, ?)',
+  // One row per distinct key of a song, with the song's entries that have it (artistUsage's spellings).
+  insertArtistKey: `
+    INSERT INTO song_artist_keys (artist_key, song_id, spellings) VALUES (?, ?, ?)
+    ON CONFLICT (artist_key, song_id) DO UPDATE SET spellings = excluded.spellings`,
   deleteArtistKeys: 'DELETE FROM song_artist_keys WHERE song_id = ?',
   songExists: 'SELECT 1 FROM songs WHERE id = ?',
   songsExisting: 'SELECT id FROM songs WHERE id IN (SELECT value FROM json_each(?))',

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { artistKey } from '../../domain/artists';
+import { artistKey, spellingsByKey } from '../../domain/artists';
 import { fts5Query } from '../../domain/search';
 import { orderAfterLink, placesToWrite, songIds, type PlacedSong } from '../../domain/setlist';
 import { StoreUnavailableError } from '../../errors';
@@ -243,7 +243,7 @@ export class SqliteStore implements Store {
 
   private indexArtists(songId: number, artists: string[]) {
     this.run('deleteArtistKeys', songId);
-    for (const artist of artists) this.run('insertArtistKey', artistKey(artist), songId);
+    for (const [key, spellings] of spellingsByKey(artists)) this.run('insertArtistKey', key, songId, JSON.stringify(spellings));
   }
 
   createSong(input: SongInput) {
