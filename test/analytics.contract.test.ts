@@ -36,9 +36,12 @@ export interface AnalyticsHarness {
   history?: { songs: number; start: string; weeks: number; unsung: number };
 }
 
+// The store's zone is the one the timelines below are bucketed in, so whole buckets read the
+// maintained timeline periods; the fast-check run also gives it other zones (every bucket then
+// reads its range).
 export const sqliteAnalyticsHarness: AnalyticsHarness = {
   name: 'SQLite store',
-  fresh: async () => new SqliteStore(':memory:'),
+  fresh: async () => new SqliteStore(':memory:', ZONE),
 };
 
 const TYPE_FILTERS: ServiceType[][] = [[...SERVICE_TYPES], ['SUN_AM'], ['SUN_PM', 'WED'], ['WED']];
@@ -52,6 +55,20 @@ const WINDOWS: { from: number | null; to: number | null }[] = [
   { from: local('2022-04-01T00:00'), to: local('2022-06-30T23:59:59.999') },
   { from: local('2019-01-01T00:00'), to: local('2019-01-07T00:00') },
 ];
+
+const BUCKETS: TimelineBucket[] = ['WEEK', 'MONTH', 'QUARTER', 'YEAR'];
+
+/** Every bucket size over the whole history, for all songs and for two songs, in ZONE. */
+async function expectTimelines(store: Store, ref: Reference, serviceTypes: ServiceType[]) {
+  const span = ref.serviceSpan(serviceTypes);
+  if (!span) return;
+  for (const bucket of BUCKETS) {
+    const buckets = bucketsBetween(span.first, span.last, bucket, ZONE);
+    for (const songId of [null, 2, 3]) {
+      expect(await store.usageTimeline(buckets, serviceTypes, songId)).toEqual(ref.usageTimeline(buckets, serviceTypes, songId));
+    }
+  }
+}
 
 export function analyticsContract(harness: AnalyticsHarness): void {
   describe(`analytics on the ${harness.name}: generated history vs the reference`, () => {
@@ -164,6 +181,7 @@ export function analyticsContract(harness: AnalyticsHarness): void {
                 expect(await store.songsSungWith(songId, q.window, 20)).toEqual(r.songsSungWith(songId, q.window, 20));
               }
             }
+            await expectTimelines(store, r, serviceTypes);
           }
         };
         await check(edited);
@@ -247,8 +265,9 @@ describe('analytics on random small histories (fast-check, SQLite vs the referen
         fc.subarray([...SERVICE_TYPES], { minLength: 1 }),
         fc.constantFrom<SongUsageSort>('TIMES_SUNG', 'LAST_SUNG', 'LEAST_RECENTLY_SUNG', 'NAME'),
         fc.constantFrom<TimelineBucket>('WEEK', 'MONTH'),
-        async (h, a, b, serviceTypes, sort, bucket) => {
-          const store = new SqliteStore(':memory:');
+        fc.constantFrom(ZONE, ZONE, 'UTC', 'Asia/Kolkata'),
+        async (h, a, b, serviceTypes, sort, bucket, storeZone) => {
+          const store = new SqliteStore(':memory:', storeZone);
           try {
             const songIds: number[] = [];
             for (const [i, artists] of h.songs.entries()) songIds.push((await store.createSong({ name: `S${i % 3}`, artists: [...artists] })).id);
@@ -366,11 +385,12 @@ describe('SQLite migration 5 on a database written under migration 4', () => {
     expect(old.prepare('SELECT count(*) FROM song_usage_totals').pluck().get()).toBeGreaterThan(0);
     old.close();
 
-    const store = new SqliteStore(file);
+    const store = new SqliteStore(file, ZONE);
     try {
       const check = async () => {
         const ref = new Reference(await store.exportSnapshot());
         for (const serviceTypes of TYPE_FILTERS) {
+          await expectTimelines(store, ref, serviceTypes);
           for (const sort of SORTS) {
             const q: SongUsageQuery = { window: { from: null, to: null, serviceTypes }, sort, includeUnsung: true };
             expect(await store.songUsage(q)).toEqual(ref.songUsage(q));
@@ -391,5 +411,48 @@ describe('SQLite migration 5 on a database written under migration 4', () => {
       await store.close();
       for (const ext of ['', '-wal', '-shm']) require('node:fs').rmSync(`${file}${ext}`, { force: true });
     }
+  });
+});
+
+describe('SQLite timeline periods and SERVICE_TIME_ZONE', () => {
+  it('a file opened with another zone rebuilds its periods in that zone; buckets of any zone stay exact', async () => {
+    const file = `${require('node:os').tmpdir()}/analytics-zone-${process.pid}.db`;
+    const remove = () => {
+      for (const ext of ['', '-wal', '-shm']) require('node:fs').rmSync(`${file}${ext}`, { force: true });
+    };
+    remove();
+    try {
+      const first = new SqliteStore(file, ZONE);
+      await generateHistory(first, { seed: 8, zone: ZONE, songs: 10, start: '2023-12-24', weeks: 10, unsung: 1 });
+      await first.close();
+      for (const zone of ['Asia/Kolkata', ZONE]) {
+        const store = new SqliteStore(file, zone);
+        try {
+          const ref = new Reference(await store.exportSnapshot());
+          const span = ref.serviceSpan([...SERVICE_TYPES])!;
+          for (const bucketZone of [zone, 'UTC']) {
+            for (const bucket of BUCKETS) {
+              const buckets = bucketsBetween(span.first, span.last, bucket, bucketZone);
+              for (const serviceTypes of TYPE_FILTERS) {
+                expect(await store.usageTimeline(buckets, serviceTypes, null)).toEqual(ref.usageTimeline(buckets, serviceTypes, null));
+              }
+            }
+          }
+        } finally {
+          await store.close();
+        }
+      }
+    } finally {
+      remove();
+    }
+  });
+
+  it('refuses a service written without its periods, and an unknown zone', () => {
+    const Database = require('better-sqlite3');
+    const store = new SqliteStore(':memory:', ZONE);
+    const db = (store as unknown as { db: InstanceType<typeof Database> }).db;
+    expect(() => db.prepare("INSERT INTO services (date, service_type) VALUES (0, 'WED')").run()).toThrow(/no timeline period/);
+    expect(() => new SqliteStore(':memory:', 'Mars/Olympus')).toThrow(/not an IANA time zone/);
+    return store.close();
   });
 });

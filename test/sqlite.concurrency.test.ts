@@ -9,6 +9,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { bucketsBetween } from '../src/domain/analytics/buckets';
 import { artistKey } from '../src/domain/artists';
 import type { SongUsageQuery } from '../src/store/analytics-types';
 import { SqliteStore } from '../src/store/sqlite/store';
@@ -78,12 +79,17 @@ async function prepared(setup: (store: SqliteStore) => Promise<void>): Promise<s
 
 const PROCESSES = 4;
 
-/** The maintained usage rows and pairs (kept by triggers in each writer's transaction) equal a plain recount. */
+/** The maintained usage rows, timeline periods and pairs (kept by triggers in each writer's transaction) equal a plain recount. */
 async function expectUsageExact(store: SqliteStore) {
   const ref = new Reference(await store.exportSnapshot());
   for (const sort of ['TIMES_SUNG', 'LEAST_RECENTLY_SUNG'] as const) {
     const q: SongUsageQuery = { window: { from: null, to: null, serviceTypes: ['SUN_AM', 'SUN_PM', 'WED'] }, sort, includeUnsung: true };
     expect(await store.songUsage(q)).toEqual(ref.songUsage(q));
+  }
+  const span = ref.serviceSpan(['WED']);
+  for (const bucket of ['WEEK', 'YEAR'] as const) {
+    const buckets = bucketsBetween(span!.first, span!.last, bucket, 'UTC');
+    expect(await store.usageTimeline(buckets, ['WED'], null)).toEqual(ref.usageTimeline(buckets, ['WED'], null));
   }
   const window = { from: null, to: null, serviceTypes: ['SUN_AM', 'SUN_PM', 'WED'] as const };
   for (let songId = 1; songId <= 8; songId++) {

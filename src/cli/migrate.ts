@@ -78,6 +78,7 @@ function open(s: Side, env: NodeJS.ProcessEnv, log: StoreLogger): Promise<Store>
     {
       store: s.kind === 'neo4j' ? 'neo4j' : 'sqlite',
       sqlitePath: s.path ?? '',
+      serviceTimeZone: env.SERVICE_TIME_ZONE,
       neo4j: { uri: s.uri, user: env.NEO4J_USER, password: env.NEO4J_PASSWORD, database: s.database },
     },
     log,

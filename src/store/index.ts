@@ -10,6 +10,8 @@ export type { StoreLogger } from './neo4j/connect';
 export interface StoreOptions {
   store: 'sqlite' | 'neo4j';
   sqlitePath: string;
+  /** The zone of SQLite's maintained timeline periods (SERVICE_TIME_ZONE; default UTC). */
+  serviceTimeZone?: string;
   neo4j: { uri?: string; user?: string; password?: string; database?: string };
 }
 
@@ -29,7 +31,7 @@ export async function createStore(opts: StoreOptions, log: StoreLogger = console
       // The database holds password hashes: a new file is made owner-only (SQLite gives its -wal and
       // -shm files the same mode). An existing file keeps the mode the operator gave it.
       if (opts.sqlitePath !== ':memory:' && !fs.existsSync(opts.sqlitePath)) createPrivateFile(opts.sqlitePath);
-      return new SqliteStore(opts.sqlitePath);
+      return new SqliteStore(opts.sqlitePath, opts.serviceTimeZone);
     } catch (err) {
       throw sqliteOpenError(err, opts.sqlitePath);
     }

@@ -90,6 +90,11 @@ const typeFlag = (col: string) =>
 const inTypes = (col: string) => `${col} IN (SELECT value FROM json_each(@types))`;
 const inWindow = (col: string) => `${col} BETWEEN @from AND @to`;
 
+/** @songId's links in bucket `counted`: one seek of performed_in_song_usage per type. */
+const songLinks = `(SELECT count(*) FROM performed_in p INDEXED BY performed_in_song_usage
+           WHERE p.song_id = @songId AND service_type IN (SELECT value FROM json_each(@types))
+             AND p.service_date BETWEEN counted.start AND counted.end)`;
+
 export const ANALYTICS_SQL = {
   /**
    * Usage report, rotation and new songs, in a window or for some service types (all time with
@@ -189,10 +194,13 @@ export const ANALYTICS_SQL = {
 
   /**
    * Counts per calendar bucket (@buckets: JSON [[start, end], ...], computed in the service time
-   * zone by the caller, which SQLite cannot do). Each bucket reads its own date range: all songs
-   * through performed_in_date_usage (the types tested with the @sun_am/@sun_pm/@wed flags, cheaper
-   * per row than a set lookup); one song (@songId) through performed_in_song_usage, one seek per
-   * type, where a song's links in a bucket are its services there (one link per service and song).
+   * zone by the caller, which SQLite cannot do). A bucket that is exactly a maintained period
+   * (./timeline-schema.ts: same start and end, so the same instants whatever zone made it) reads
+   * its row: per type services and performances, and the distinct songs of the types' @mask.
+   * Any other bucket, or one song's (@songId), reads its own date range: all songs through
+   * performed_in_date_usage (the types tested with flags, cheaper per row than a set lookup); one
+   * song through performed_in_song_usage, one seek per type, where its links in a bucket are its
+   * services there (one link per service and song).
    */
   usageTimeline: `
     WITH b AS (
@@ -200,26 +208,27 @@ export const ANALYTICS_SQL = {
       FROM json_each(@buckets)
     ),
     counted AS (
-      SELECT b.i, b.start,
+      SELECT b.i, b.start, b.end, tp.kind IS NOT NULL AND @songId IS NULL AS kept,
+        ${perType((c) => `tp.${c}_services, tp.${c}_links`)},
+        CASE @mask ${[1, 2, 3, 4, 5, 6, 7].map((m) => `WHEN ${m} THEN tp.songs_${m}`).join(' ')} END AS songs
+      FROM b LEFT JOIN timeline_periods tp
+        ON tp.kind IN ('WEEK', 'MONTH', 'QUARTER', 'YEAR') AND tp.start = b.start AND tp.end = b.end
+    )
+    SELECT start,
+      iif(kept, ${perType((c) => `iif(@${c}, ${c}_services, 0)`, ' + ')},
         iif(@songId IS NULL,
-          (SELECT count(*) FROM services v WHERE v.date BETWEEN b.start AND b.end AND ${typeFlag('v.service_type')}),
-          (SELECT count(*) FROM performed_in p INDEXED BY performed_in_song_usage
-           WHERE p.song_id = @songId AND ${inTypes('p.service_type')} AND p.service_date BETWEEN b.start AND b.end)
-        ) AS services,
+          (SELECT count(*) FROM services v WHERE v.date BETWEEN counted.start AND counted.end AND ${typeFlag('v.service_type')}),
+          ${songLinks})) AS services,
+      iif(kept, ${perType((c) => `iif(@${c}, ${c}_links, 0)`, ' + ')},
         iif(@songId IS NULL,
           (SELECT count(*) FROM performed_in p INDEXED BY performed_in_date_usage
-           WHERE p.service_date BETWEEN b.start AND b.end AND ${typeFlag('p.service_type')}),
-          NULL
-        ) AS performances,
+           WHERE p.service_date BETWEEN counted.start AND counted.end AND ${typeFlag('p.service_type')}),
+          ${songLinks})) AS performances,
+      iif(kept, songs,
         iif(@songId IS NULL,
           (SELECT count(DISTINCT p.song_id) FROM performed_in p INDEXED BY performed_in_date_usage
-           WHERE p.service_date BETWEEN b.start AND b.end AND ${typeFlag('p.service_type')}),
-          NULL
-        ) AS distinct_songs
-      FROM b
-    )
-    SELECT start, services, coalesce(performances, services) AS performances,
-      coalesce(distinct_songs, min(services, 1)) AS distinct_songs
+           WHERE p.service_date BETWEEN counted.start AND counted.end AND ${typeFlag('p.service_type')}),
+          min(1, ${songLinks}))) AS distinct_songs
     FROM counted
     ORDER BY i`,
 

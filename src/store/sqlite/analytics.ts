@@ -52,6 +52,8 @@ const windowParams = (w: AnalyticsWindow) => ({
   types: JSON.stringify(w.serviceTypes),
   ...Object.fromEntries(USAGE_TYPES.map(([type, col]) => [col, w.serviceTypes.includes(type) ? 1 : 0])),
   allTypes: everyType(w) ? 1 : 0,
+  // The set of types as the timeline's mask: bit i for USAGE_TYPES[i].
+  mask: USAGE_TYPES.reduce((m, [type], i) => (w.serviceTypes.includes(type) ? m | (1 << i) : m), 0),
 });
 
 /** All time with every type asked: the statement that reads the index in the report's order. */

@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { ANALYTICS_MIGRATION, fillArtistSpellings, SONG_USAGE_MIGRATION } from './analytics-schema';
+import { TIMELINE_MIGRATION } from './timeline-schema';
 
 /**
  * Schema versions, applied in order, each once, inside one transaction with its bookkeeping row
@@ -132,8 +133,8 @@ export const MIGRATIONS: {
   },
   {
     version: 5,
-    description: 'analytics: one maintained usage row per song, indexed in each report order; song pairs; artist spellings',
-    sql: SONG_USAGE_MIGRATION,
+    description: 'analytics: one maintained usage row per song, indexed in each report order; song pairs; artist spellings; timeline periods',
+    sql: SONG_USAGE_MIGRATION + TIMELINE_MIGRATION,
     after: fillArtistSpellings,
   },
 ];

@@ -42,6 +42,7 @@ import type { AnalyticsWindow, SongUsageQuery } from '../analytics-types';
 import type { ServiceType } from '../../generated/graphql';
 import { SqliteAnalytics } from './analytics';
 import { migrate } from './migrations';
+import { ensurePeriods, openTimeline } from './timeline-schema';
 import { SQL, type StatementName } from './statements';
 
 type SongRow = { id: number; name: string; artists: string };
@@ -101,7 +102,14 @@ export class SqliteStore implements Store {
   private readonly db: Database.Database;
   private readonly stmts = new Map<StatementName, Database.Statement>();
 
-  constructor(filename: string) {
+  /**
+   * `serviceTimeZone` (SERVICE_TIME_ZONE) is the zone of the maintained timeline periods
+   * (./timeline-schema.ts); a file last opened with another zone rebuilds them on opening.
+   */
+  constructor(
+    filename: string,
+    private readonly serviceTimeZone = 'UTC',
+  ) {
     if (filename !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(filename)), { recursive: true });
     this.db = new Database(filename);
     this.db.pragma('journal_mode = WAL');
@@ -111,6 +119,7 @@ export class SqliteStore implements Store {
     // can lose the last transactions, never corrupt the file.
     this.db.pragma('synchronous = NORMAL');
     migrate(this.db);
+    openTimeline(this.db, serviceTimeZone);
     this.analytics = new SqliteAnalytics(this.db);
   }
 
@@ -306,11 +315,20 @@ export class SqliteStore implements Store {
   }
 
   createService(input: ServiceInput) {
-    return this.write(() => toService(this.get<ServiceRow>('insertService', input.date, input.serviceType)!));
+    return this.write(() => {
+      this.periodsFor([input.date]);
+      return toService(this.get<ServiceRow>('insertService', input.date, input.serviceType)!);
+    });
+  }
+
+  /** The timeline periods of service dates about to be written (the triggers need them). */
+  private periodsFor(dates: Iterable<number>) {
+    ensurePeriods(this.db, this.serviceTimeZone, dates);
   }
 
   updateService(id: number, patch: ServicePatch) {
     return this.write(() => {
+      if (patch.date != null) this.periodsFor([patch.date]);
       const row = this.get<ServiceRow>('updateService', patch.date ?? null, patch.serviceType ?? null, id);
       return row ? toService(row) : null;
     });
@@ -506,6 +524,7 @@ export class SqliteStore implements Store {
         this.run('importSong', s.id, s.name, JSON.stringify(s.artists));
         this.indexArtists(s.id, s.artists);
       }
+      this.periodsFor(snapshot.services.map((v) => v.date).sort((a, b) => a - b));
       for (const v of snapshot.services) this.run('importService', v.id, v.date, v.serviceType);
       for (const u of snapshot.users) {
         this.run('importUser', u.id, u.username, usernameKey(u.username), u.passwordHash, u.role, u.tokenVersion);
@@ -542,6 +561,7 @@ export class SqliteStore implements Store {
       });
       const services = batch.services.map(({ service, songIds }) => {
         checkSetlist(songIds);
+        this.periodsFor([service.date]);
         const row = toService(this.get<ServiceRow>('insertService', service.date, service.serviceType)!);
         const missing = this.missingSong(songIds);
         if (missing !== undefined) throw new CatalogueError(`song ${missing} does not exist`);
