@@ -586,10 +586,15 @@ export const PARAMS = {
 export const MAINTENANCE_CYPHER = {
   /** Empties the database: the contract suite runs each test on a blank graph. */
   deleteEverything: 'MATCH (n) DETACH DELETE n',
+  /** Makes every song look written before usage was maintained: the migration test refills it. */
+  forgetSongUsage: `
+MATCH (s:Song)
+REMOVE ${USAGE_PROPERTIES.map((p) => `s.${p}`).join(', ')}`,
 } as const;
 
 export const MAINTENANCE_PARAMS = {
   deleteEverything: {},
+  forgetSongUsage: {},
 } as const satisfies Record<keyof typeof MAINTENANCE_CYPHER, ParamDecl>;
 
 /** Labels, relationship types and property keys of the model, for the linter's typo checks. */
