@@ -50,10 +50,15 @@
  * songs of its setlist (ascending, in the refresh); a service update locks the service (its SET),
  * then its songs (ascending, in the refresh). Every writer takes locks in that one order
  * (service, then songs ascending, then the sequence), so they queue instead of deadlocking, and a
- * delete cannot slip between a link's existence check and its write. The two exceptions, a link
- * made between a song delete's first read and its song lock, and songs of a snapshot import that
- * are linked to its services without being in it, lock late: Neo4j detects the deadlock this can
- * cause and executeWrite retries the transaction (src/store/neo4j/store.ts).
+ * delete cannot slip between a link's existence check and its write. The exceptions lock late: a
+ * link made between a song delete's first read and its song lock; songs of a snapshot import
+ * linked to its services without being in it; a catalogue import, which locks each new service's
+ * songs in turn. Neo4j detects the deadlock this can cause and executeWrite retries the
+ * transaction (src/store/neo4j/store.ts), within the driver's retry time.
+ *
+ * What the refresh costs a write: each refreshed song's links are read with their setlists (a
+ * song sung 200 times: 200 links), while the locks taken are held, the link sequence's included
+ * when the write created links; a move inside a setlist refreshes no song at all.
  *
  * Every write statement returns what it wrote (a row, or a count), and Neo4jStore checks it
  * against what it meant to write, rolling the transaction back when they differ.
