@@ -158,6 +158,14 @@ describe('Neo4j maintained song usage (over the simulated driver: the adapter, n
     expect(usageChangedBy([], [7, 5])).toEqual([5, 7]);
   });
 
+  it('refuses a setlist that lists a song twice (links = services, which the counts rely on)', async () => {
+    const store = new Neo4jStore(simulatedDriver());
+    await store.createSong({ name: 'a', artists: [] });
+    await store.createService({ date: 0, serviceType: 'WED' });
+    await expect(store.replaceSetlist(1, [1, 1])).rejects.toThrow(/listed twice/);
+    expect((await store.exportSnapshot()).links).toEqual([]);
+  });
+
   it('stays exact after any sequence of writes, each write taking its locks in order', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(op, { maxLength: 14 }), async (ops) => {

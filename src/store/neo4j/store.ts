@@ -549,6 +549,10 @@ export class Neo4jStore implements Store {
   }
 
   replaceSetlist(serviceId: number, songIds: readonly number[]) {
+    // A song is linked at most once per service (SQLite: UNIQUE (service_id, song_id)); Neo4j has
+    // no such constraint, and the usage counts rely on it (links = services). The API refuses a
+    // repeated song before it gets here; the store refuses it too rather than link it twice.
+    if (new Set(songIds).size !== songIds.length) return Promise.reject(new Error('replaceSetlist: a song is listed twice'));
     return this.write(async (tx): Promise<LinkResult> => {
       if (!(await this.lockService(tx, serviceId))) return 'no-service';
       const [current] = await this.orders(tx, [serviceId]);
