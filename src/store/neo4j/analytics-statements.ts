@@ -13,9 +13,10 @@ import { LINK_ENDS, USAGE_TYPES, type ParamDecl } from './statements';
  * All time (no bounds) reads no link at all: every Song carries its usage, per service type and
  * for all types together, maintained by the write transactions (see ./statements.ts). The
  * `...AllTime` statements read those properties; over all three types, the usage report's orders
- * by times sung, last sung (either way) and first sung read the range indexes song_usage_times,
- * song_usage_last and song_usage_first in order and stop after the page (one statement per
- * order: an ORDER BY on a CASE of $sort could not be index-backed).
+ * by times sung, last sung (either way) and first sung are written so that the planner can read
+ * the range indexes song_usage_times, song_usage_last and song_usage_first in order and stop
+ * after the page (one statement per order: an ORDER BY on a CASE of $sort cannot be
+ * index-backed). Plans reasoned from Neo4j's documented index rules, not run: no server here.
  *
  * $from/$to are inclusive epoch-ms bounds (the widest integers when open); $serviceTypes is never
  * empty. Paged statements return the full count as `total` on every row.
@@ -109,8 +110,9 @@ const COMBINED = `${over('', ' + ')} AS times,
  * never-sung songs first, after) the never-sung ones by id: exactly RANKED's order, since a
  * never-sung song has times 0 and no dates. Each part reads at most $offset + $limit songs in
  * order; `sung` picks the index (a song is sung iff usageTimes > 0 iff it has a last and a first
- * date: refreshSongUsage writes them from the same links). The tie-break by id sorts only the
- * songs that tie on the index key (a partial sort). The count is two index counts.
+ * date: refreshSongUsage writes them from the same links). The tie-break by id needs a sort, of
+ * only the songs that tie on the index key when the planner uses a partial sort. The count is
+ * two COUNT subqueries, each driven by the same index (the filters read the songs it finds).
  */
 const SUNG_FILTER = `($lastBefore IS NULL OR s.usageLast < $lastBefore)
     AND ($firstFrom IS NULL OR (s.usageFirst >= $firstFrom AND s.usageFirst <= $firstTo))`;
