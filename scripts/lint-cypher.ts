@@ -9,7 +9,7 @@
  */
 import { lintCypherQuery, testData, type DbSchema } from '@neo4j-cypher/language-support';
 import { ANALYTICS_CYPHER, ANALYTICS_PARAMS } from '../src/store/neo4j/analytics-statements';
-import { DATA_CYPHER, SCHEMA_CYPHER } from '../src/store/neo4j/migrations';
+import { BATCHED_DATA_CYPHER, DATA_CYPHER, SCHEMA_CYPHER } from '../src/store/neo4j/migrations';
 import {
   CYPHER,
   GRAPH_VOCABULARY,
@@ -81,6 +81,7 @@ export function allStatements(): Statement[] {
   const schema = [
     ...Object.entries(SCHEMA_CYPHER).map(([name, text]) => ({ name: `schema.${name}`, text, params: {} })),
     ...Object.entries(DATA_CYPHER).map(([name, text]) => ({ name: `data.${name}`, text, params: {} })),
+    ...Object.entries(BATCHED_DATA_CYPHER).map(([name, text]) => ({ name: `data.${name}`, text, params: {} })),
   ];
   const maintenance = Object.entries(MAINTENANCE_CYPHER).map(([name, text]) => ({
     name: `maintenance.${name}`,

@@ -16,6 +16,7 @@ import { SERVICE_TYPES } from '../src/domain/analytics/window';
 import type { ServiceType, SongUsageSort, TimelineBucket } from '../src/generated/graphql';
 import type { AnalyticsWindow, SongUsageQuery } from '../src/store/analytics-types';
 import { ANALYTICS_CYPHER } from '../src/store/neo4j/analytics-statements';
+import type { Driver } from 'neo4j-driver';
 import { createNeo4jDriver } from '../src/store/neo4j/driver';
 import { migrateNeo4j } from '../src/store/neo4j/migrations';
 import { MAINTENANCE_CYPHER } from '../src/store/neo4j/statements';
@@ -215,12 +216,60 @@ if (neo4jUri) {
     database: process.env.NEO4J_DATABASE || undefined,
   });
   afterAll(() => driver.close());
-  analyticsContract({
+  const database = process.env.NEO4J_DATABASE || undefined;
+  const ran = new Set<string>();
+  const harness: AnalyticsHarness = {
     name: `Neo4j store (${neo4jUri})`,
     async fresh() {
-      await migrateNeo4j(driver, process.env.NEO4J_DATABASE || undefined);
-      await driver.executeQuery(MAINTENANCE_CYPHER.deleteEverything);
-      return Object.assign(new Neo4jStore(driver), { close: async () => undefined });
+      await migrateNeo4j(driver, database);
+      await driver.executeQuery(MAINTENANCE_CYPHER.deleteEverything, {}, { database });
+      return Object.assign(new Neo4jStore(recordingStatements(driver, ran), { database }), { close: async () => undefined });
+    },
+  };
+  analyticsContract(harness);
+  describe(`analytics on the Neo4j store (${neo4jUri}): the maintained song usage`, () => {
+    it('the run above executed every analytics statement, the all-time ones included', () => {
+      expect(Object.entries(ANALYTICS_CYPHER).filter(([, text]) => !ran.has(text)).map(([name]) => name)).toEqual([]);
+    });
+
+    it('the startup migration fills the usage of songs written before it was maintained', async () => {
+      const store = await harness.fresh();
+      await generateHistory(store, { seed: 7, zone: ZONE, songs: 15, start: '2024-01-07', weeks: 10, unsung: 2 });
+      await driver.executeQuery(MAINTENANCE_CYPHER.forgetSongUsage, {}, { database });
+      await migrateNeo4j(driver, database);
+      const ref = new Reference(await store.exportSnapshot());
+      for (const serviceTypes of TYPE_FILTERS) {
+        const window = { from: null, to: null, serviceTypes };
+        for (const sort of SORTS) {
+          const q: SongUsageQuery = { window, sort, includeUnsung: true };
+          expect(await store.songUsage(q)).toEqual(ref.songUsage(q));
+        }
+      }
+    }, 60_000);
+  });
+}
+
+/** A driver whose sessions note the text of every statement run, then run it on `driver`. */
+function recordingStatements(driver: Driver, ran: Set<string>): Driver {
+  type Tx = { run(q: string, p?: Record<string, unknown>): unknown };
+  type Session = { executeRead: Execute; executeWrite: Execute; close(): Promise<void> };
+  type Execute = (work: (tx: Tx) => unknown, config?: unknown) => Promise<unknown>;
+  const noting = (execute: Execute): Execute => (work, config) =>
+    execute((tx) => work({ run: (q, p) => (ran.add(q), tx.run(q, p)) }), config);
+  return new Proxy(driver, {
+    get(target, prop) {
+      if (prop === 'session') {
+        return (config: unknown) => {
+          const session = (target.session as unknown as (c: unknown) => Session)(config);
+          return {
+            executeRead: noting(session.executeRead.bind(session)),
+            executeWrite: noting(session.executeWrite.bind(session)),
+            close: () => session.close(),
+          };
+        };
+      }
+      const value = Reflect.get(target, prop, target);
+      return typeof value === 'function' ? value.bind(target) : value;
     },
   });
 }

@@ -16,7 +16,7 @@
  */
 import neo4j, { Neo4jError, Record as Neo4jRecord, isInt, type Driver, type Integer } from 'neo4j-driver';
 import { ANALYTICS_CYPHER } from '../../src/store/neo4j/analytics-statements';
-import { CYPHER, type StatementName as StoreStatementName } from '../../src/store/neo4j/statements';
+import { CYPHER, USAGE_TYPES, type StatementName as StoreStatementName } from '../../src/store/neo4j/statements';
 import { ANALYTICS_STATEMENTS } from './neo4j-sim-analytics';
 
 /** The store's statements and its analytics statements (./neo4j-sim-analytics.ts). */
@@ -26,7 +26,9 @@ const ALL_CYPHER: Record<StatementName, string> = { ...CYPHER, ...ANALYTICS_CYPH
 type Params = Record<string, unknown>;
 type Row = Record<string, unknown>;
 
-interface SongNode { id: number; name: string; artists: string[]; keys: string[] }
+/** `usage`: the maintained usage properties (statements.ts), as last written; absent ones are null. */
+interface SongNode { id: number; name: string; artists: string[]; keys: string[]; usage: Usage }
+type Usage = Record<string, number | null>;
 interface ServiceNode { id: number; date: number; serviceType: string }
 interface UserNode {
   id: number;
@@ -90,6 +92,40 @@ function setlistOf(g: Graph, serviceId: number): Link[] {
     .sort((a, b) => a.position - b.position || a.seq - b.seq);
 }
 
+/** What createSong and importSongs (on create) write: counts 0, dates absent. */
+const zeroUsage = (): Usage =>
+  Object.fromEntries([...USAGE_TYPES.map(([, p]) => p), 'usage'].flatMap((p) => ['Times', 'Openers', 'Closers'].map((f) => [`${p}${f}`, 0])));
+
+/**
+ * refreshSongUsage, honestly: the song's usage recomputed from the simulated links and services
+ * (not from the test reference), so a write path that forgets to refresh leaves it stale and the
+ * all-time analytics, which read only these properties, answer wrong.
+ */
+function recomputeUsage(g: Graph, songId: number): Usage {
+  const mine = [...g.links.values()]
+    .filter((l) => l.songId === songId)
+    .map((l) => {
+      const setlist = setlistOf(g, l.serviceId);
+      const v = g.services.get(l.serviceId)!;
+      return { date: v.date, type: v.serviceType, opener: setlist[0] === l, closer: setlist[setlist.length - 1] === l };
+    });
+  const usage: Usage = {};
+  const kinds: [string, (t: string) => boolean][] = [
+    ...USAGE_TYPES.map(([type, prefix]): [string, (t: string) => boolean] => [prefix, (t) => t === type]),
+    ['usage', (t) => USAGE_TYPES.some(([type]) => type === t)],
+  ];
+  for (const [prefix, ofType] of kinds) {
+    const links = mine.filter((m) => ofType(m.type));
+    const dates = links.map((m) => m.date);
+    usage[`${prefix}Times`] = links.length;
+    usage[`${prefix}First`] = dates.length ? Math.min(...dates) : null;
+    usage[`${prefix}Last`] = dates.length ? Math.max(...dates) : null;
+    usage[`${prefix}Openers`] = links.filter((m) => m.opener).length;
+    usage[`${prefix}Closers`] = links.filter((m) => m.closer).length;
+  }
+  return usage;
+}
+
 function inRange(g: Graph, p: Params): ServiceNode[] {
   const inside = (v: ServiceNode) => v.date >= num(p.min) && v.date <= num(p.max);
   return servicesByDate([...g.services.values()].filter(inside).filter(ofTypes(p)));
@@ -129,7 +165,7 @@ const ofTypes = (p: Params) => (v: ServiceNode) => (p.serviceTypes as string[]).
 /** Rows strictly after (key, id) in an order: ties on the key are broken by id, as in the Cypher. */
 const afterKey = <T extends { id: number }>(list: T[], cmp: (a: T, b: T) => number, probe: T) =>
   list.filter((x) => cmp(x, probe) > 0);
-const songProbe = (p: Params): SongNode => ({ id: num(p.id), name: (p.key as string) ?? '', artists: [], keys: [] });
+const songProbe = (p: Params): SongNode => ({ id: num(p.id), name: (p.key as string) ?? '', artists: [], keys: [], usage: {} });
 const serviceProbe = (p: Params): ServiceNode => ({ id: num(p.id), date: num(p.key), serviceType: '' });
 
 /**
@@ -171,7 +207,7 @@ const STORE_STATEMENTS: Record<StoreStatementName, (g: Graph, p: Params) => Row[
   songsByArtistKey: (g, p) => skipLimit(byId(g.songs).filter((s) => s.keys.includes(p.artistKey as string)), p).map(songRow),
   countByArtistKey: (g, p) => [total(byId(g.songs).filter((s) => s.keys.includes(p.artistKey as string)).length)],
   createSong: (g, p) => {
-    const s = { id: next(g, 'Song'), name: p.name as string, artists: p.artists as string[], keys: p.artistKeys as string[] };
+    const s = { id: next(g, 'Song'), name: p.name as string, artists: p.artists as string[], keys: p.artistKeys as string[], usage: zeroUsage() };
     g.songs.set(s.id, s);
     return [songRow(s)];
   },
@@ -190,6 +226,16 @@ const STORE_STATEMENTS: Record<StoreStatementName, (g: Graph, p: Params) => Row[
       if (s) songs++;
     }
     return [{ songs: int(songs) }];
+  },
+  refreshSongUsage: (g, p) => {
+    let refreshed = 0;
+    for (const id of nums(p.ids)) {
+      const s = g.songs.get(id);
+      if (!s) continue;
+      s.usage = recomputeUsage(g, id);
+      refreshed++;
+    }
+    return [{ refreshed: int(refreshed) }];
   },
   deleteSong: (g, p) => {
     const id = num(p.id);
@@ -345,7 +391,7 @@ const STORE_STATEMENTS: Record<StoreStatementName, (g: Graph, p: Params) => Row[
   importSongs: (g, p) => {
     for (const row of p.rows as Row[]) {
       const id = num(row.id);
-      const s = g.songs.get(id) ?? { id, name: '', artists: [], keys: [] };
+      const s = g.songs.get(id) ?? { id, name: '', artists: [], keys: [], usage: zeroUsage() };
       s.name = row.name as string;
       s.artists = row.artists as string[];
       g.songs.set(id, s);

@@ -1,4 +1,4 @@
-import type { ParamDecl } from './statements';
+import { LINK_ENDS, USAGE_TYPES, type ParamDecl } from './statements';
 
 /**
  * The analytics statements of the Neo4j store, one per analytic, with the parameters each takes.
@@ -10,22 +10,22 @@ import type { ParamDecl } from './statements';
  * analytics never read Service nodes to filter. Opener and closer are read from the service's
  * other links (a setlist is short): no link before it (after it) in position, then seq, order.
  *
+ * All time (no bounds) reads no link at all: every Song carries its usage, per service type and
+ * for all types together, maintained by the write transactions (see ./statements.ts). The
+ * `...AllTime` statements read those properties; over all three types, the usage report's orders
+ * by times sung, last sung (either way) and first sung are written so that the planner can read
+ * the range indexes song_usage_times, song_usage_last and song_usage_first in order and stop
+ * after the page (one statement per order: an ORDER BY on a CASE of $sort cannot be
+ * index-backed). Plans reasoned from Neo4j's documented index rules, not run: no server here.
+ *
  * $from/$to are inclusive epoch-ms bounds (the widest integers when open); $serviceTypes is never
  * empty. Paged statements return the full count as `total` on every row.
  */
 
 const IN_WINDOW = (r: string) => `${r}.date >= $from AND ${r}.date <= $to AND ${r}.serviceType IN $serviceTypes`;
 
-/** Whether link `r` of service `v` opens (closes) its setlist. */
-const ENDS = `
-  r IS NOT NULL AND NOT EXISTS {
-    MATCH (:Song)-[o:PERFORMED_IN]->(v)
-    WHERE o.position < r.position OR (o.position = r.position AND o.seq < r.seq)
-  } AS opener,
-  r IS NOT NULL AND NOT EXISTS {
-    MATCH (:Song)-[o:PERFORMED_IN]->(v)
-    WHERE o.position > r.position OR (o.position = r.position AND o.seq > r.seq)
-  } AS closer`;
+/** Whether link `r` of service `v` opens (closes) its setlist (shared with refreshSongUsage). */
+const ENDS = LINK_ENDS;
 
 const perType = (type: string, alias: string) =>
   `sum(CASE WHEN r.serviceType = '${type}' THEN 1 ELSE 0 END) AS ${alias},
@@ -38,21 +38,12 @@ const STATS = `count(r) AS times, min(r.date) AS first, max(r.date) AS last,
 const STAT_NAMES = 'times, first, last, openers, closers, sunAm, sunAmLast, sunPm, sunPmLast, wed, wedLast';
 const NO_DATE = '-9007199254740991';
 
-export const ANALYTICS_CYPHER = {
-  /** Usage report, rotation ($lastBefore) and new songs ($firstFrom/$firstTo). */
-  songUsage: `
-CALL () {
-  MATCH (s:Song)-[r:PERFORMED_IN]->(v:Service)
-  WHERE ${IN_WINDOW('r')}
-  WITH s, r, ${ENDS}
-  RETURN s, ${STATS}
-  UNION ALL
-  MATCH (s:Song)
-  WHERE $includeUnsung AND NOT EXISTS { MATCH (s)-[r:PERFORMED_IN]->() WHERE ${IN_WINDOW('r')} }
-  RETURN s, 0 AS times, null AS first, null AS last, 0 AS openers, 0 AS closers,
-    0 AS sunAm, null AS sunAmLast, 0 AS sunPm, null AS sunPmLast, 0 AS wed, null AS wedLast
-}
-WITH s, ${STAT_NAMES}
+/**
+ * The usage report's filters, order and page over rows (s, STAT_NAMES): rotation ($lastBefore),
+ * new songs ($firstFrom..$firstTo), the order of $sort with ties by id, and the page of the
+ * ranked rows with their count.
+ */
+const RANKED = `WITH s, ${STAT_NAMES}
 WHERE ($lastBefore IS NULL OR last IS NULL OR last < $lastBefore)
   AND ($firstFrom IS NULL OR (first >= $firstFrom AND first <= $firstTo))
 WITH s, ${STAT_NAMES}
@@ -70,7 +61,137 @@ WITH collect([s.id, s.name, s.artists, ${STAT_NAMES}]) AS rows
 UNWIND rows[$offset..($offset + $limit)] AS row
 RETURN size(rows) AS total, row[0] AS id, row[1] AS name, row[2] AS artists, row[3] AS times,
   row[4] AS first, row[5] AS last, row[6] AS openers, row[7] AS closers, row[8] AS sunAm,
-  row[9] AS sunAmLast, row[10] AS sunPm, row[11] AS sunPmLast, row[12] AS wed, row[13] AS wedLast`,
+  row[9] AS sunAmLast, row[10] AS sunPm, row[11] AS sunPmLast, row[12] AS wed, row[13] AS wedLast`;
+
+/** Artist rows (a, timesSung, songs): the spelling shown, the order and the page with its count. */
+const ARTISTS_RANKED = `CALL (a) {
+  MATCH (a)<-[:BY]-(t:Song)
+  UNWIND t.artists AS spelling
+  WITH a, spelling
+  WHERE normalize(toLower(toUpper(trim(normalize(spelling, NFC)))), NFC) = a.key
+  WITH spelling, count(*) AS uses
+  ORDER BY uses DESC, spelling
+  RETURN collect(spelling)[0] AS spelling
+}
+WITH coalesce(spelling, a.key) AS artist, timesSung, songs
+ORDER BY timesSung DESC, artist
+WITH collect([artist, timesSung, songs]) AS rows
+UNWIND rows[$offset..($offset + $limit)] AS row
+RETURN size(rows) AS total, row[0] AS artist, row[1] AS timesSung, row[2] AS songs`;
+
+/**
+ * The maintained usage of song `s` (./statements.ts) for the types in $serviceTypes, each type's
+ * count, dates and ends, zero and null for the types not asked. `s` may be null (an unknown id in
+ * usageOfSongsAllTime): it reads as never sung.
+ */
+const PICKED = USAGE_TYPES.map(([type, p]) => {
+  const asked = `'${type}' IN $serviceTypes`;
+  return `CASE WHEN ${asked} THEN coalesce(s.${p}Times, 0) ELSE 0 END AS ${p},
+  CASE WHEN ${asked} THEN s.${p}First END AS ${p}First,
+  CASE WHEN ${asked} THEN s.${p}Last END AS ${p}Last,
+  CASE WHEN ${asked} THEN coalesce(s.${p}Openers, 0) ELSE 0 END AS ${p}Openers,
+  CASE WHEN ${asked} THEN coalesce(s.${p}Closers, 0) ELSE 0 END AS ${p}Closers`;
+}).join(',\n  ');
+const over = (suffix: string, join: string) => USAGE_TYPES.map(([, p]) => `${p}${suffix}`).join(join);
+/**
+ * The asked types of PICKED combined into STAT_NAMES: counts add up (a link has one type), the
+ * first date is the least of the types' first dates that exist, the last the greatest.
+ */
+const COMBINED = `${over('', ' + ')} AS times,
+  reduce(m = null, d IN [${over('First', ', ')}] | CASE WHEN m IS NULL OR d < m THEN d ELSE m END) AS first,
+  reduce(m = null, d IN [${over('Last', ', ')}] | CASE WHEN m IS NULL OR d > m THEN d ELSE m END) AS last,
+  ${over('Openers', ' + ')} AS openers,
+  ${over('Closers', ' + ')} AS closers,
+  ${STAT_NAMES.split(', ').slice(5).join(', ')}`;
+
+/**
+ * All-time usage report over all three types, one statement per order that an index can serve.
+ * The ranked list is the sung songs in the index's order, then (or, for the orders that put
+ * never-sung songs first, after) the never-sung ones by id: exactly RANKED's order, since a
+ * never-sung song has times 0 and no dates. Each part reads at most $offset + $limit songs in
+ * order; `sung` picks the index (a song is sung iff usageTimes > 0 iff it has a last and a first
+ * date: refreshSongUsage writes them from the same links). The tie-break by id needs a sort, of
+ * only the songs that tie on the index key when the planner uses a partial sort. The count is
+ * two COUNT subqueries, each driven by the same index (the filters read the songs it finds).
+ */
+const SUNG_FILTER = `($lastBefore IS NULL OR s.usageLast < $lastBefore)
+    AND ($firstFrom IS NULL OR (s.usageFirst >= $firstFrom AND s.usageFirst <= $firstTo))`;
+/** Never-sung songs pass the rotation filter (no last date) and never the new-songs one (no first date). */
+const UNSUNG = '$includeUnsung AND $firstFrom IS NULL AND s.usageTimes = 0';
+const ALL_TYPES_ORDERS = {
+  /** song_usage_times, read backwards from the highest count. */
+  TIMES_SUNG: { sung: 's.usageTimes > 0', order: 's.usageTimes DESC, s.id', unsungFirst: false },
+  /** song_usage_last, read backwards from the latest date. */
+  LAST_SUNG: { sung: 's.usageLast IS NOT NULL', order: 's.usageLast DESC, s.id', unsungFirst: false },
+  /** song_usage_last from the earliest date (rotation: the first rows are the ones it keeps). */
+  LEAST_RECENTLY_SUNG: { sung: 's.usageLast IS NOT NULL', order: 's.usageLast, s.id', unsungFirst: true },
+  /** song_usage_first from the earliest date (new songs). */
+  FIRST_SUNG: { sung: 's.usageFirst IS NOT NULL', order: 's.usageFirst, s.id', unsungFirst: true },
+} as const;
+export type AllTypesOrder = keyof typeof ALL_TYPES_ORDERS;
+
+const RETURN_MAINTAINED = `RETURN total, s.id AS id, s.name AS name, s.artists AS artists, s.usageTimes AS times,
+  s.usageFirst AS first, s.usageLast AS last, s.usageOpeners AS openers, s.usageClosers AS closers,
+  ${USAGE_TYPES.map(([, p]) => `s.${p}Times AS ${p}, s.${p}Last AS ${p}Last`).join(', ')}`;
+
+function songUsageAllTypes(sort: AllTypesOrder): string {
+  const { sung, order, unsungFirst } = ALL_TYPES_ORDERS[sort];
+  const sungPart = `CALL () {
+  MATCH (s:Song)
+  WHERE ${sung}
+    AND ${SUNG_FILTER}
+  WITH s
+  ORDER BY ${order}
+  LIMIT $offset + $limit
+  RETURN collect(s) AS sung
+}`;
+  const unsungPart = `CALL () {
+  MATCH (s:Song)
+  WHERE ${UNSUNG}
+  WITH s
+  ORDER BY s.id
+  LIMIT $offset + $limit
+  RETURN collect(s) AS unsung
+}`;
+  return `
+${unsungFirst ? `${unsungPart}\n${sungPart}` : `${sungPart}\n${unsungPart}`}
+WITH ${unsungFirst ? 'unsung + sung' : 'sung + unsung'} AS ranked,
+  COUNT { MATCH (s:Song) WHERE ${sung} AND ${SUNG_FILTER} }
+    + COUNT { MATCH (s:Song) WHERE ${UNSUNG} } AS total
+UNWIND ranked[$offset..($offset + $limit)] AS s
+${RETURN_MAINTAINED}`;
+}
+
+export const ANALYTICS_CYPHER = {
+  /** Usage report, rotation ($lastBefore) and new songs ($firstFrom/$firstTo). */
+  songUsage: `
+CALL () {
+  MATCH (s:Song)-[r:PERFORMED_IN]->(v:Service)
+  WHERE ${IN_WINDOW('r')}
+  WITH s, r, ${ENDS}
+  RETURN s, ${STATS}
+  UNION ALL
+  MATCH (s:Song)
+  WHERE $includeUnsung AND NOT EXISTS { MATCH (s)-[r:PERFORMED_IN]->() WHERE ${IN_WINDOW('r')} }
+  RETURN s, 0 AS times, null AS first, null AS last, 0 AS openers, 0 AS closers,
+    0 AS sunAm, null AS sunAmLast, 0 AS sunPm, null AS sunPmLast, 0 AS wed, null AS wedLast
+}
+${RANKED}`,
+
+  /**
+   * All-time usage report for any types and order: every song's maintained usage of the asked
+   * types, filtered, ordered and paged as songUsage does (reads every Song, no link).
+   */
+  songUsageAllTime: `
+MATCH (s:Song)
+WITH s, ${PICKED}
+WITH s, ${COMBINED}
+WHERE times > 0 OR $includeUnsung
+${RANKED}`,
+  songUsageAllTimeByTimesSung: songUsageAllTypes('TIMES_SUNG'),
+  songUsageAllTimeByLastSung: songUsageAllTypes('LAST_SUNG'),
+  songUsageAllTimeByLeastRecentlySung: songUsageAllTypes('LEAST_RECENTLY_SUNG'),
+  songUsageAllTimeByFirstSung: songUsageAllTypes('FIRST_SUNG'),
 
   /** Song.usage for a batch of songs, in the order of $ids. */
   usageOfSongs: `
@@ -80,6 +201,15 @@ OPTIONAL MATCH (:Song {id: songId})-[r:PERFORMED_IN]->(v:Service)
 WHERE ${IN_WINDOW('r')}
 WITH i, r, ${ENDS}
 RETURN i, ${STATS}
+ORDER BY i`,
+
+  /** All-time Song.usage: the songs' maintained usage of the asked types; zeros for unknown ids. */
+  usageOfSongsAllTime: `
+UNWIND range(0, size($ids) - 1) AS i
+WITH i, $ids[i] AS songId
+OPTIONAL MATCH (s:Song {id: songId})
+WITH i, ${PICKED}
+RETURN i, ${COMBINED}
 ORDER BY i`,
 
   songsSungWith: `
@@ -125,25 +255,36 @@ ORDER BY i`,
 MATCH (a:Artist)<-[:BY]-(s:Song)-[r:PERFORMED_IN]->()
 WHERE a.key <> '' AND ${IN_WINDOW('r')}
 WITH a, count(r) AS timesSung, count(DISTINCT s) AS songs
-CALL (a) {
-  MATCH (a)<-[:BY]-(t:Song)
-  UNWIND t.artists AS spelling
-  WITH a, spelling
-  WHERE normalize(toLower(toUpper(trim(normalize(spelling, NFC)))), NFC) = a.key
-  WITH spelling, count(*) AS uses
-  ORDER BY uses DESC, spelling
-  RETURN collect(spelling)[0] AS spelling
-}
-WITH coalesce(spelling, a.key) AS artist, timesSung, songs
-ORDER BY timesSung DESC, artist
-WITH collect([artist, timesSung, songs]) AS rows
-UNWIND rows[$offset..($offset + $limit)] AS row
-RETURN size(rows) AS total, row[0] AS artist, row[1] AS timesSung, row[2] AS songs`,
+${ARTISTS_RANKED}`,
+  /** All time: the sum of the artist's songs' maintained counts of the asked types. */
+  artistUsageAllTime: `
+MATCH (a:Artist)<-[:BY]-(s:Song)
+WHERE a.key <> ''
+WITH a, s, ${USAGE_TYPES.map(([type, p]) => `CASE WHEN '${type}' IN $serviceTypes THEN coalesce(s.${p}Times, 0) ELSE 0 END`).join(' + ')} AS times
+WHERE times > 0
+WITH a, sum(times) AS timesSung, count(DISTINCT s) AS songs
+${ARTISTS_RANKED}`,
 } as const;
+
+/** The all-types, all-time usage report statement of each order an index serves. */
+export const SONG_USAGE_ALL_TYPES: Record<AllTypesOrder, AnalyticsStatementName> = {
+  TIMES_SUNG: 'songUsageAllTimeByTimesSung',
+  LAST_SUNG: 'songUsageAllTimeByLastSung',
+  LEAST_RECENTLY_SUNG: 'songUsageAllTimeByLeastRecentlySung',
+  FIRST_SUNG: 'songUsageAllTimeByFirstSung',
+};
 
 export type AnalyticsStatementName = keyof typeof ANALYTICS_CYPHER;
 
 const WINDOW = { from: 'INTEGER', to: 'INTEGER', serviceTypes: 'LIST<STRING>' } as const;
+const ALL_TYPES_PARAMS = {
+  includeUnsung: 'BOOLEAN',
+  lastBefore: 'INTEGER?',
+  firstFrom: 'INTEGER?',
+  firstTo: 'INTEGER?',
+  offset: 'INTEGER',
+  limit: 'INTEGER',
+} as const;
 
 export const ANALYTICS_PARAMS = {
   songUsage: {
@@ -156,7 +297,22 @@ export const ANALYTICS_PARAMS = {
     offset: 'INTEGER',
     limit: 'INTEGER',
   },
+  songUsageAllTime: {
+    serviceTypes: 'LIST<STRING>',
+    includeUnsung: 'BOOLEAN',
+    lastBefore: 'INTEGER?',
+    firstFrom: 'INTEGER?',
+    firstTo: 'INTEGER?',
+    sort: 'STRING',
+    offset: 'INTEGER',
+    limit: 'INTEGER',
+  },
+  songUsageAllTimeByTimesSung: ALL_TYPES_PARAMS,
+  songUsageAllTimeByLastSung: ALL_TYPES_PARAMS,
+  songUsageAllTimeByLeastRecentlySung: ALL_TYPES_PARAMS,
+  songUsageAllTimeByFirstSung: ALL_TYPES_PARAMS,
   usageOfSongs: { ...WINDOW, ids: 'LIST<INTEGER>' },
+  usageOfSongsAllTime: { serviceTypes: 'LIST<STRING>', ids: 'LIST<INTEGER>' },
   songsSungWith: { ...WINDOW, songId: 'INTEGER', limit: 'INTEGER' },
   serviceSpan: { serviceTypes: 'LIST<STRING>' },
   usageTimeline: {
@@ -165,4 +321,5 @@ export const ANALYTICS_PARAMS = {
     songId: 'INTEGER?',
   },
   artistUsage: { ...WINDOW, offset: 'INTEGER', limit: 'INTEGER' },
+  artistUsageAllTime: { serviceTypes: 'LIST<STRING>', offset: 'INTEGER', limit: 'INTEGER' },
 } as const satisfies Record<AnalyticsStatementName, ParamDecl>;

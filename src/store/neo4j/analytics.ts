@@ -2,7 +2,14 @@ import type { ManagedTransaction, Record as Neo4jRecord } from 'neo4j-driver';
 import type { ServiceType } from '../../generated/graphql';
 import { boundsOf, NO_LIMIT, usageStats, type UsageColumns } from '../analytics-shape';
 import type { AnalyticsStore, AnalyticsWindow, SongUsageQuery } from '../analytics-types';
-import { ANALYTICS_CYPHER, ANALYTICS_PARAMS, type AnalyticsStatementName } from './analytics-statements';
+import {
+  ANALYTICS_CYPHER,
+  ANALYTICS_PARAMS,
+  SONG_USAGE_ALL_TYPES,
+  type AllTypesOrder,
+  type AnalyticsStatementName,
+} from './analytics-statements';
+import { USAGE_TYPES } from './statements';
 import { checkParams, fromInt, toInt, toSong } from './values';
 
 type Tx = Pick<ManagedTransaction, 'run'>;
@@ -28,6 +35,10 @@ const windowParams = (w: AnalyticsWindow) => {
   return { from: toInt(from), to: toInt(to), serviceTypes: [...w.serviceTypes] };
 };
 
+/** No bounds: the maintained per-song usage answers, and no link is read (./analytics-statements.ts). */
+const isAllTime = (w: AnalyticsWindow) => w.from === null && w.to === null;
+const isAllTypes = (w: AnalyticsWindow) => USAGE_TYPES.every(([type]) => w.serviceTypes.includes(type));
+
 const total = (rows: Neo4jRecord[]) => (rows.length ? fromInt(rows[0].get('total'), 'total') : 0);
 
 /** The analytics reads of the Neo4j store (./analytics-statements.ts), each one statement. */
@@ -40,33 +51,46 @@ export class Neo4jAnalytics implements AnalyticsStore {
   }
 
   /** Every row carries the full count; a page past the end has none, so ask for the first row. */
-  private async total(name: 'songUsage' | 'artistUsage', params: Record<string, unknown>, rows: Neo4jRecord[]) {
+  private async total(name: AnalyticsStatementName, params: Record<string, unknown>, rows: Neo4jRecord[]) {
     if (rows.length || fromInt(params.offset, 'offset') === 0) return total(rows);
     return total(await this.run(name, { ...params, offset: toInt(0), limit: toInt(1) }));
   }
 
-  async songUsage(q: SongUsageQuery) {
+  /**
+   * The statement that answers a usage report, and its parameters: in a window, the links;
+   * all time, the songs' maintained usage, through the order's own index-backed statement when
+   * every type is asked and one exists.
+   */
+  private songUsageStatement(q: SongUsageQuery): [AnalyticsStatementName, Record<string, unknown>] {
     const first = q.firstIn ? boundsOf(q.firstIn) : null;
     const params = {
-      ...windowParams(q.window),
       includeUnsung: q.includeUnsung,
       lastBefore: q.lastBefore === undefined ? null : toInt(q.lastBefore),
       firstFrom: first ? toInt(first.from) : null,
       firstTo: first ? toInt(first.to) : null,
-      sort: q.sort,
       offset: toInt(q.offset ?? 0),
       limit: toInt(q.limit ?? NO_LIMIT),
     };
-    const rows = await this.run('songUsage', params);
+    if (!isAllTime(q.window)) return ['songUsage', { ...windowParams(q.window), ...params, sort: q.sort }];
+    if (isAllTypes(q.window) && q.sort in SONG_USAGE_ALL_TYPES) return [SONG_USAGE_ALL_TYPES[q.sort as AllTypesOrder], params];
+    return ['songUsageAllTime', { serviceTypes: [...q.window.serviceTypes], ...params, sort: q.sort }];
+  }
+
+  async songUsage(q: SongUsageQuery) {
+    const [name, params] = this.songUsageStatement(q);
+    const rows = await this.run(name, params);
     return {
       items: rows.map((r) => ({ song: toSong(r), ...usageStats(columns(r), q.window) })),
-      total: await this.total('songUsage', params, rows),
+      total: await this.total(name, params, rows),
     };
   }
 
   async usageOfSongs(songIds: readonly number[], window: AnalyticsWindow) {
     if (songIds.length === 0) return [];
-    const rows = await this.run('usageOfSongs', { ...windowParams(window), ids: songIds.map(toInt) });
+    const ids = songIds.map(toInt);
+    const rows = isAllTime(window)
+      ? await this.run('usageOfSongsAllTime', { serviceTypes: [...window.serviceTypes], ids })
+      : await this.run('usageOfSongs', { ...windowParams(window), ids });
     return rows.map((r) => usageStats(columns(r), window));
   }
 
@@ -101,15 +125,18 @@ export class Neo4jAnalytics implements AnalyticsStore {
   }
 
   async artistUsage(window: AnalyticsWindow, page: { limit?: number; offset?: number }) {
-    const params = { ...windowParams(window), offset: toInt(page.offset ?? 0), limit: toInt(page.limit ?? NO_LIMIT) };
-    const rows = await this.run('artistUsage', params);
+    const paging = { offset: toInt(page.offset ?? 0), limit: toInt(page.limit ?? NO_LIMIT) };
+    const [name, params]: [AnalyticsStatementName, Record<string, unknown>] = isAllTime(window)
+      ? ['artistUsageAllTime', { serviceTypes: [...window.serviceTypes], ...paging }]
+      : ['artistUsage', { ...windowParams(window), ...paging }];
+    const rows = await this.run(name, params);
     return {
       items: rows.map((r) => ({
         artist: r.get('artist') as string,
         timesSung: fromInt(r.get('timesSung'), 'times sung'),
         songs: fromInt(r.get('songs'), 'songs'),
       })),
-      total: await this.total('artistUsage', params, rows),
+      total: await this.total(name, params, rows),
     };
   }
 }

@@ -1,4 +1,5 @@
 import neo4j, { Neo4jError, type Driver } from 'neo4j-driver';
+import { REFRESH_USAGE } from './statements';
 
 /**
  * The schema, applied at every start. Each statement is idempotent (IF NOT EXISTS), so there is
@@ -29,6 +30,12 @@ export const SCHEMA_CYPHER = {
     OPTIONS { indexConfig: { \`fulltext.analyzer\`: 'standard-folding', \`fulltext.eventually_consistent\`: false } }`,
   // Analytics windows: a range seek over the links' copies of their service dates.
   performedInDate: 'CREATE RANGE INDEX performed_in_date IF NOT EXISTS FOR ()-[r:PERFORMED_IN]-() ON (r.date)',
+  // All-time analytics over every type read the songs' maintained usage totals (see
+  // ./statements.ts): these serve the report orders (times sung, last sung either way, first
+  // sung) as index-ordered scans that stop after the page, and the new-songs range on first.
+  songUsageTimes: 'CREATE RANGE INDEX song_usage_times IF NOT EXISTS FOR (s:Song) ON (s.usageTimes)',
+  songUsageLast: 'CREATE RANGE INDEX song_usage_last IF NOT EXISTS FOR (s:Song) ON (s.usageLast)',
+  songUsageFirst: 'CREATE RANGE INDEX song_usage_first IF NOT EXISTS FOR (s:Song) ON (s.usageFirst)',
 } as const;
 
 /**
@@ -53,6 +60,33 @@ WHERE r.date IS NULL OR r.serviceType IS NULL
 SET r.date = v.date, r.serviceType = v.serviceType`,
 } as const;
 
+/** Songs per transaction of a batched data change. */
+export const DATA_BATCH = 1000;
+
+/**
+ * Data changes too large for one transaction on a big graph, applied at every start after
+ * DATA_CYPHER (so after `linkCopies`, whose link dates and types they read). Each run changes at
+ * most DATA_BATCH rows and returns how many as `changed`; migrateNeo4j runs it again, each time
+ * in its own managed transaction, until a run changes fewer than DATA_BATCH. Idempotent: on a
+ * graph already done, the first run changes nothing.
+ *
+ * `songUsage` fills the maintained usage properties (./statements.ts) of songs written before
+ * they existed, recomputed from their links exactly as refreshSongUsage does (the same text,
+ * taking each song's lock before reading its links, so a writer running beside the migration
+ * cannot be missed). Songs written since carry them (createSong and importSongs set zeros, every
+ * link write refreshes), so `usageTimes IS NULL` finds only old songs.
+ */
+export const BATCHED_DATA_CYPHER = {
+  songUsage: `
+MATCH (s:Song)
+WHERE s.usageTimes IS NULL
+WITH s
+ORDER BY s.id
+LIMIT ${DATA_BATCH}
+${REFRESH_USAGE}
+RETURN count(s) AS changed`,
+} as const;
+
 /**
  * Schema commands may not share a transaction with data writes, so each runs in its own managed
  * transaction (which also retries it if the server is briefly busy).
@@ -70,6 +104,14 @@ export async function migrateNeo4j(driver: Driver, database?: string): Promise<v
       }
     }
     for (const statement of Object.values(DATA_CYPHER)) await session.executeWrite((tx) => tx.run(statement));
+    // Managed transactions (retried when transient), so no CALL { ... } IN TRANSACTIONS, which
+    // needs an implicit one: the batches are separate transactions driven from here instead.
+    for (const statement of Object.values(BATCHED_DATA_CYPHER)) {
+      for (;;) {
+        const changed = await session.executeWrite(async (tx) => (await tx.run(statement)).records[0]?.get('changed'));
+        if (neo4j.integer.toNumber(changed ?? 0) < DATA_BATCH) break;
+      }
+    }
   } finally {
     await session.close();
   }

@@ -2,7 +2,7 @@
  * Every Cypher statement of the Neo4j store, by name, with the parameters each one takes.
  *
  * Graph model:
- *   (:Song {id, name, artists})-[:BY]->(:Artist {key})
+ *   (:Song {id, name, artists, <usage properties>})-[:BY]->(:Artist {key})
  *   (:Song)-[:PERFORMED_IN {position, seq}]->(:Service {id, date, serviceType})
  *   (:User {id, username, usernameKey, passwordHash, role, tokenVersion})
  *   (:Sequence {name, value})   one per record kind: the highest id ever issued
@@ -23,14 +23,42 @@
  * Why a `seq` on PERFORMED_IN: the link order, unique across the store like SQLite's
  * performed_in.id, so snapshots move links between the stores unchanged. It comes from the
  * PERFORMED_IN sequence node, whose lock is the one store-wide lock left on the link path: only
- * createLinks takes it, as the last statement of its transaction, so it is held for one statement
- * and the commit; moves, unlinks and deletes never take it.
+ * createLinks takes it, as the last lock of its transaction, so it is held for that statement,
+ * the usage refresh of the songs the transaction already locked, and the commit; moves, unlinks
+ * and deletes never take it.
+ *
+ * Song usage (maintained aggregates): every Song carries, per service type T (prefix sunAm, sunPm,
+ * wed) and for all types together (prefix usage), `<t>Times` (its links to services of that type;
+ * a song is linked at most once per service, so this is the number of services), `<t>First` and
+ * `<t>Last` (min and max link date, absent when none), `<t>Openers` and `<t>Closers` (links that
+ * are first / last of their setlist: lowest position then lowest seq, highest position then
+ * highest seq). All-time analytics read these instead of every link (./analytics-statements.ts).
+ * They are RECOMPUTED from the song's links by refreshSongUsage, never moved by deltas, in the
+ * same write transaction as every write that changes them, for exactly the songs it changes:
+ * songs linked or unlinked, songs that stop or start opening or closing a setlist, every song of
+ * a service whose date or type changes or that is deleted. refreshSongUsage write-locks each song
+ * before reading its links, so under read-committed it sees every committed link of that song:
+ * a writer that changes a song's links or ends and has not committed yet cannot have refreshed
+ * it yet (it would need the lock we hold), and refreshes it after we commit.
  *
  * Locks (Neo4j holds a write lock until commit): setlist writes lock the Service node first, then
- * the Song nodes in ascending id order, then (new links only) the PERFORMED_IN sequence. A song
- * delete locks the services it is linked to (ascending id) and then the song; a service delete
- * locks the service. Every writer takes locks in that one order, so they queue instead of
- * deadlocking, and a delete cannot slip between a link's existence check and its write.
+ * read its setlist, then lock, in ascending id order and in one statement, every Song they link,
+ * unlink or whose usage they refresh, then (new links only) the PERFORMED_IN sequence; the usage
+ * refresh that follows the links only re-takes song locks already held. A song delete locks the
+ * services it is linked to (ascending id), reads their setlists, then locks the song and the
+ * songs whose usage its removal changes (ascending); a service delete locks the service, then the
+ * songs of its setlist (ascending, in the refresh); a service update locks the service (its SET),
+ * then its songs (ascending, in the refresh). Every writer takes locks in that one order
+ * (service, then songs ascending, then the sequence), so they queue instead of deadlocking, and a
+ * delete cannot slip between a link's existence check and its write. The exceptions lock late: a
+ * link made between a song delete's first read and its song lock; songs of a snapshot import
+ * linked to its services without being in it; a catalogue import, which locks each new service's
+ * songs in turn. Neo4j detects the deadlock this can cause and executeWrite retries the
+ * transaction (src/store/neo4j/store.ts), within the driver's retry time.
+ *
+ * What the refresh costs a write: each refreshed song's links are read with their setlists (a
+ * song sung 200 times: 200 links), while the locks taken are held, the link sequence's included
+ * when the write created links; a move inside a setlist refreshes no song at all.
  *
  * Every write statement returns what it wrote (a row, or a count), and Neo4jStore checks it
  * against what it meant to write, rolling the transaction back when they differ.
@@ -78,6 +106,57 @@ CALL (v) {
   MATCH (:Song)-[l:PERFORMED_IN]->(v)
   SET l.date = v.date, l.serviceType = v.serviceType
 }`;
+
+/** The service types whose usage a Song keeps, with the camelCase prefix of their properties. */
+export const USAGE_TYPES = [
+  ['SUN_AM', 'sunAm'],
+  ['SUN_PM', 'sunPm'],
+  ['WED', 'wed'],
+] as const;
+const USAGE_FIELDS = ['Times', 'First', 'Last', 'Openers', 'Closers'] as const;
+const USAGE_PREFIXES = [...USAGE_TYPES.map(([, prefix]) => prefix), 'usage'];
+/** Every maintained usage property of a Song (see the header). */
+export const USAGE_PROPERTIES = USAGE_PREFIXES.flatMap((p) => USAGE_FIELDS.map((f) => `${p}${f}`));
+/** A song never sung: counts 0; first and last dates absent (null). */
+const ZERO_USAGE = USAGE_PREFIXES.flatMap((p) => [`${p}Times`, `${p}Openers`, `${p}Closers`]);
+
+/**
+ * Whether link `r` of service `v` opens (closes) its setlist: no link of the service before it
+ * (after it) in position, then seq, order. False when `r` is null.
+ */
+export const LINK_ENDS = `
+  r IS NOT NULL AND NOT EXISTS {
+    MATCH (:Song)-[o:PERFORMED_IN]->(v)
+    WHERE o.position < r.position OR (o.position = r.position AND o.seq < r.seq)
+  } AS opener,
+  r IS NOT NULL AND NOT EXISTS {
+    MATCH (:Song)-[o:PERFORMED_IN]->(v)
+    WHERE o.position > r.position OR (o.position = r.position AND o.seq > r.seq)
+  } AS closer`;
+
+const usageAggregates = (prefix: string, of: string) => `sum(CASE WHEN ${of} THEN 1 ELSE 0 END) AS ${prefix}Times,
+    min(CASE WHEN ${of} THEN r.date END) AS ${prefix}First,
+    max(CASE WHEN ${of} THEN r.date END) AS ${prefix}Last,
+    sum(CASE WHEN ${of} AND opener THEN 1 ELSE 0 END) AS ${prefix}Openers,
+    sum(CASE WHEN ${of} AND closer THEN 1 ELSE 0 END) AS ${prefix}Closers`;
+const ALL_TYPES_LIST = `[${USAGE_TYPES.map(([type]) => `'${type}'`).join(', ')}]`;
+
+/**
+ * Recompute the usage properties of the bound song `s` from its links (see the header). The first
+ * SET takes the song's write lock (the explicit-lock idiom of lockByIds) BEFORE the subquery reads
+ * its links, so the read sees every link committed by a writer that held the lock before us. One
+ * OPTIONAL MATCH row per link, each with its opener/closer test over its service's setlist (a
+ * short list); a song with no link gets one row with r null: counts 0, dates null.
+ */
+export const REFRESH_USAGE = `SET s._lock = true
+REMOVE s._lock
+WITH s
+CALL (s) {
+  OPTIONAL MATCH (s)-[r:PERFORMED_IN]->(v:Service)
+  WITH r, ${LINK_ENDS}
+  RETURN ${[...USAGE_TYPES.map(([type, prefix]) => usageAggregates(prefix, `r.serviceType = '${type}'`)), usageAggregates('usage', `r.serviceType IN ${ALL_TYPES_LIST}`)].join(',\n    ')}
+}
+SET ${USAGE_PROPERTIES.map((p) => `s.${p} = ${p}`).join(',\n    ')}`;
 
 /**
  * Batch reads keep the caller's order and length: `i` is each id's index in `$ids`, OPTIONAL MATCH
@@ -172,7 +251,7 @@ MATCH (:Artist {key: $artistKey})<-[:BY]-(s:Song)
 RETURN count(s) AS total`,
   createSong: `
 ${nextId('Song')}
-CREATE (s:Song {id: q.value, name: $name, artists: $artists})
+CREATE (s:Song {id: q.value, name: $name, artists: $artists, ${ZERO_USAGE.map((p) => `${p}: 0`).join(', ')}})
 FOREACH (key IN $artistKeys | MERGE (a:Artist {key: key}) MERGE (s)-[:BY]->(a))
 RETURN ${SONG}`,
   updateSong: `
@@ -192,6 +271,16 @@ RETURN count(s) AS songs`,
 MATCH (s:Song {id: $id})
 DETACH DELETE s
 RETURN count(*) AS deleted`,
+  /**
+   * Recompute the usage properties of songs `$ids` (ascending, so the song locks are taken in
+   * order) from their links; the count of songs refreshed. Called in every write transaction that
+   * changes a song's usage, after its writes (see the header).
+   */
+  refreshSongUsage: `
+UNWIND $ids AS songId
+MATCH (s:Song {id: songId})
+${REFRESH_USAGE}
+RETURN count(s) AS refreshed`,
 
   // Services
   ...perOrder(SERVICE_PAGE, (sort) => servicesPage(sort === 'DATE_DESC')),
@@ -374,6 +463,7 @@ ORDER BY seq`,
   importSongs: `
 UNWIND $rows AS row
 MERGE (s:Song {id: row.id})
+  ON CREATE SET ${ZERO_USAGE.map((p) => `s.${p} = 0`).join(', ')}
 SET s.name = row.name, s.artists = row.artists
 RETURN count(s) AS written`,
   importServices: `
@@ -426,6 +516,7 @@ export const PARAMS = {
   updateSong: { id: 'INTEGER', name: 'STRING?', artists: 'LIST<STRING>?' },
   setSongArtists: { rows: { rows: ARTIST_ROW } },
   deleteSong: { id: 'INTEGER' },
+  refreshSongUsage: { ids: 'LIST<INTEGER>' },
 
   ...perOrder(SERVICE_PAGE, (): ParamDecl => ({ serviceTypes: 'LIST<STRING>', ...PAGE_PARAMS })),
   ...perOrder(SERVICE_AFTER, (): ParamDecl => ({ serviceTypes: 'LIST<STRING>', key: 'INTEGER', ...AFTER_ID_PARAMS })),
@@ -500,10 +591,15 @@ export const PARAMS = {
 export const MAINTENANCE_CYPHER = {
   /** Empties the database: the contract suite runs each test on a blank graph. */
   deleteEverything: 'MATCH (n) DETACH DELETE n',
+  /** Makes every song look written before usage was maintained: the migration test refills it. */
+  forgetSongUsage: `
+MATCH (s:Song)
+REMOVE ${USAGE_PROPERTIES.map((p) => `s.${p}`).join(', ')}`,
 } as const;
 
 export const MAINTENANCE_PARAMS = {
   deleteEverything: {},
+  forgetSongUsage: {},
 } as const satisfies Record<keyof typeof MAINTENANCE_CYPHER, ParamDecl>;
 
 /** Labels, relationship types and property keys of the model, for the linter's typo checks. */
@@ -513,5 +609,6 @@ export const GRAPH_VOCABULARY = {
   propertyKeys: [
     'id', 'name', 'artists', 'key', 'date', 'serviceType', 'position', 'seq',
     'username', 'usernameKey', 'passwordHash', 'role', 'tokenVersion', 'value', '_lock',
+    ...USAGE_PROPERTIES,
   ],
 };

@@ -115,6 +115,26 @@ async function expectWrote(
 
 const ascending = (ids: readonly number[]) => [...new Set(ids)].sort((a, b) => a - b);
 
+/**
+ * The songs whose maintained usage (./statements.ts) changes when a setlist goes from order
+ * `before` to order `after` (song ids, first to last): those linked or unlinked, and those that
+ * stop or start opening or closing it. A song that only moves inside the setlist keeps its
+ * count, dates and ends. Ascending.
+ */
+export function usageChangedBy(before: readonly number[], after: readonly number[]): number[] {
+  const changed = new Set<number>();
+  const [was, is] = [new Set(before), new Set(after)];
+  for (const id of before) if (!is.has(id)) changed.add(id);
+  for (const id of after) if (!was.has(id)) changed.add(id);
+  for (const end of [0, -1]) {
+    const [old, now] = [before.at(end), after.at(end)];
+    if (old === now) continue;
+    if (old !== undefined) changed.add(old);
+    if (now !== undefined) changed.add(now);
+  }
+  return ascending([...changed]);
+}
+
 // Sorted so that concurrent writers MERGE shared Artist nodes in one order and cannot deadlock on them.
 const distinctKeys = (artists: string[]) => [...new Set(artists.map(artistKey))].sort();
 const orNull = <T, U>(value: T | undefined, map: (v: T) => U): U | null => (value === undefined ? null : map(value));
@@ -296,15 +316,28 @@ export class Neo4jStore implements Store {
 
   deleteSong(id: number) {
     return this.write(async (tx) => {
-      // Lock order (see statements.ts): the song's services first, then the song.
+      // Lock order (see statements.ts): the song's services first, then (ascending, one statement)
+      // the song and the songs of those setlists whose usage its removal changes: the songs that
+      // become first or last where it was.
       const before = await this.servicesOfSong(tx, id);
       await this.lockServices(tx, before);
-      if ((await count(tx, 'lockSongs', 'locked', { songIds: [toInt(id)] })) === 0) return false;
-      // A link made between the first read and the song lock: lock its service too. Out of order,
-      // so it could deadlock; Neo4j detects that and the managed transaction retries. Rare.
+      const affected = (orders: PlacedSong[][]) =>
+        orders.flatMap((order) => usageChangedBy(songIds(order), songIds(order).filter((s) => s !== id)).filter((s) => s !== id));
+      const read = await this.orders(tx, before);
+      const others = affected(read);
+      // The other songs are linked to services we hold, so they exist: fewer locked means no song.
+      if (!(await this.lockSongs(tx, [id, ...others]))) return false;
+      // A link made between the first read and the song lock: lock its service and songs too. Out
+      // of order, so it could deadlock; Neo4j detects that and the managed transaction retries. Rare.
       const services = await this.servicesOfSong(tx, id);
-      await this.lockServices(tx, services.filter((v) => !before.includes(v)));
-      const orders = await this.orders(tx, services);
+      const late = services.filter((v) => !before.includes(v));
+      if (late.length > 0) {
+        await this.lockServices(tx, late);
+        await this.lockSongs(tx, affected(await this.orders(tx, late)));
+      }
+      // The setlists read above still hold unless the song's services changed before its lock.
+      const same = late.length === 0 && services.length === before.length;
+      const orders = same ? read : await this.orders(tx, services);
       await expectWrote(tx, 'deleteSong', 'deleted', 1, { id: toInt(id) }, false);
       // DETACH DELETE took the song's links; the setlists it was in close the gap.
       await this.placeExisting(
@@ -314,12 +347,33 @@ export class Neo4jStore implements Store {
           return placesToWrite(rest, songIds(rest)).map((p) => ({ serviceId, ...p }));
         }),
       );
+      await this.refreshUsage(tx, affected(orders));
       return true;
     });
   }
 
   private async lockServices(tx: Tx, serviceIds: number[]) {
     if (serviceIds.length > 0) await run(tx, 'lockServices', { serviceIds: ascending(serviceIds).map(toInt) });
+  }
+
+  /** Lock these songs, ascending, in one statement; whether all of them exist. */
+  private async lockSongs(tx: Tx, ids: readonly number[]): Promise<boolean> {
+    const distinct = ascending(ids);
+    if (distinct.length === 0) return true;
+    return (await count(tx, 'lockSongs', 'locked', { songIds: distinct.map(toInt) })) === distinct.length;
+  }
+
+  /**
+   * Recompute the maintained usage of these songs from their links (refreshSongUsage), after the
+   * transaction's writes. Ascending, so the song locks it takes (normally already held) come in
+   * order. Every song must exist: a writer refreshes songs it locked or that are linked to a
+   * service it holds, which no delete can take away before it commits.
+   */
+  private async refreshUsage(tx: Tx, ids: readonly number[]) {
+    const distinct = ascending(ids);
+    for (const part of slices(distinct)) {
+      await expectWrote(tx, 'refreshSongUsage', 'refreshed', part.length, { ids: part.map(toInt) });
+    }
   }
 
   private async servicesOfSong(tx: Tx, id: number): Promise<number[]> {
@@ -370,19 +424,29 @@ export class Neo4jStore implements Store {
 
   updateService(id: number, patch: ServicePatch) {
     return this.write(async (tx) => {
+      // Its SET locks the service; then the songs of its setlist, whose links now carry another
+      // date or type, are refreshed (ascending: the refresh locks them in order).
       const [row] = await run(tx, 'updateService', {
         id: toInt(id),
         date: orNull(patch.date, toInt),
         serviceType: patch.serviceType ?? null,
       });
-      return row ? toService(row) : null;
+      if (!row) return null;
+      if (patch.date !== undefined || patch.serviceType !== undefined) {
+        const [setlist] = await this.orders(tx, [id]);
+        await this.refreshUsage(tx, songIds(setlist));
+      }
+      return toService(row);
     });
   }
 
   deleteService(id: number) {
     return this.write(async (tx) => {
       if ((await count(tx, 'lockServices', 'locked', { serviceIds: [toInt(id)] })) === 0) return false;
+      const [setlist] = await this.orders(tx, [id]);
       await expectWrote(tx, 'deleteService', 'deleted', 1, { id: toInt(id) }, false);
+      // Its songs lose a link: refreshed after the delete (locking them, ascending, after the service).
+      await this.refreshUsage(tx, songIds(setlist));
       return true;
     });
   }
@@ -397,16 +461,9 @@ export class Neo4jStore implements Store {
     return this.relation(songIds, 'servicesForSongs', 'servicesForSongsCounts', { serviceTypes: typesParam(filter) }, page, toService);
   }
 
-  /**
-   * Lock the service, then the songs (ascending), and say which is missing. Nothing has been
-   * written when this answers other than 'ok'.
-   */
-  private async lockTargets(tx: Tx, serviceId: number, songs: readonly number[]): Promise<LinkResult> {
-    if ((await count(tx, 'lockServices', 'locked', { serviceIds: [toInt(serviceId)] })) === 0) return 'no-service';
-    const distinct = ascending(songs);
-    if (distinct.length === 0) return 'ok';
-    const locked = await count(tx, 'lockSongs', 'locked', { songIds: distinct.map(toInt) });
-    return locked < distinct.length ? 'no-song' : 'ok';
+  /** Lock a service (the first lock of every setlist write); whether it exists. */
+  private async lockService(tx: Tx, serviceId: number): Promise<boolean> {
+    return (await count(tx, 'lockServices', 'locked', { serviceIds: [toInt(serviceId)] })) > 0;
   }
 
   /** The stored setlists of (locked) services, in setlist order, one list per service. */
@@ -452,37 +509,58 @@ export class Neo4jStore implements Store {
     await this.createLinks(tx, serviceId, writes.filter((w) => !linked.has(w.songId)));
   }
 
+  /*
+   * Setlist writes: lock the service, read its setlist (stable while we hold the service), compute
+   * the new order, then lock in one ascending statement the songs the write links plus every song
+   * whose usage it changes (usageChangedBy), and only then write. Nothing has been written when
+   * they answer other than 'ok'. The usage refresh comes last, after createLinks' sequence lock,
+   * and re-takes only song locks already held.
+   */
+
   linkSong(serviceId: number, songId: number, position?: number) {
     return this.write(async (tx): Promise<LinkResult> => {
-      const found = await this.lockTargets(tx, serviceId, [songId]);
-      if (found !== 'ok') return found;
+      if (!(await this.lockService(tx, serviceId))) return 'no-service';
       const [current] = await this.orders(tx, [serviceId]);
-      await this.place(tx, serviceId, current, orderAfterLink(songIds(current), songId, position));
+      const order = orderAfterLink(songIds(current), songId, position);
+      const changed = usageChangedBy(songIds(current), order);
+      // The setlist's songs exist (linked to the service we hold): fewer locked means no song.
+      if (!(await this.lockSongs(tx, [songId, ...changed]))) return 'no-song';
+      await this.place(tx, serviceId, current, order);
+      await this.refreshUsage(tx, changed);
       return 'ok';
     });
   }
 
   unlinkSong(serviceId: number, songId: number) {
     return this.write(async (tx): Promise<LinkResult | 'not-linked'> => {
-      const found = await this.lockTargets(tx, serviceId, [songId]);
-      if (found !== 'ok') return found;
+      if (!(await this.lockService(tx, serviceId))) return 'no-service';
       const [current] = await this.orders(tx, [serviceId]);
-      if (!current.some((p) => p.songId === songId)) return 'not-linked';
+      if (!current.some((p) => p.songId === songId)) return (await this.lockSongs(tx, [songId])) ? 'not-linked' : 'no-song';
+      const order = orderAfterUnlink(songIds(current), songId);
+      const changed = usageChangedBy(songIds(current), order);
+      if (!(await this.lockSongs(tx, changed))) return 'no-song';
       const params = { serviceId: toInt(serviceId), songId: toInt(songId) };
       await expectWrote(tx, 'unlinkSong', 'removed', 1, params, 'not-linked');
       const rest = current.filter((p) => p.songId !== songId);
-      await this.place(tx, serviceId, rest, orderAfterUnlink(songIds(current), songId));
+      await this.place(tx, serviceId, rest, order);
+      await this.refreshUsage(tx, changed);
       return 'ok';
     });
   }
 
   replaceSetlist(serviceId: number, songIds: readonly number[]) {
+    // A song is linked at most once per service (SQLite: UNIQUE (service_id, song_id)); Neo4j has
+    // no such constraint, and the usage counts rely on it (links = services). The API refuses a
+    // repeated song before it gets here; the store refuses it too rather than link it twice.
+    if (new Set(songIds).size !== songIds.length) return Promise.reject(new Error('replaceSetlist: a song is listed twice'));
     return this.write(async (tx): Promise<LinkResult> => {
-      const found = await this.lockTargets(tx, serviceId, songIds);
-      if (found !== 'ok') return found;
+      if (!(await this.lockService(tx, serviceId))) return 'no-service';
       const [current] = await this.orders(tx, [serviceId]);
+      const changed = usageChangedBy(current.map((p) => p.songId), songIds);
+      if (!(await this.lockSongs(tx, [...songIds, ...changed]))) return 'no-song';
       await expectWrote(tx, 'clearSetlist', 'removed', current.length, { serviceId: toInt(serviceId) });
       await this.createLinks(tx, serviceId, songIds.map((songId, i) => ({ songId, position: i + 1 })));
+      await this.refreshUsage(tx, changed);
       return 'ok';
     });
   }
@@ -653,6 +731,16 @@ export class Neo4jStore implements Store {
             })),
           });
         }
+        // Usage of every imported song, and of any song already here that is linked to an
+        // imported service (its links' copies or its setlist's ends may have changed). The
+        // imported songs were locked above (importSongs); songs only the target holds are locked
+        // here, late: a concurrent writer could deadlock with that, which Neo4j detects and
+        // executeWrite retries. Imports are meant to run with writers stopped.
+        const refresh = new Set(snapshot.songs.map((s) => s.id));
+        for (const part of slices(snapshot.services.map((v) => v.id))) {
+          for (const order of await this.orders(tx, part)) for (const p of order) refresh.add(p.songId);
+        }
+        await this.refreshUsage(tx, [...refresh]);
         const kinds = Object.keys(SEQUENCE_NAMES) as (keyof typeof SEQUENCE_NAMES)[];
         await expectWrote(tx, 'raiseSequences', 'raised', kinds.length, {
           rows: kinds.map((k) => ({ name: SEQUENCE_NAMES[k], value: toInt(floor[k]) })),
@@ -692,7 +780,9 @@ export class Neo4jStore implements Store {
           checkSetlist(songIds);
           const row = toService(await one(tx, 'createService', { date: toInt(service.date), serviceType: service.serviceType }));
           if (songIds.length > 0) {
-            if ((await this.lockTargets(tx, row.id, songIds)) !== 'ok') throw new CatalogueError('a setlist names a song that does not exist');
+            if (!(await this.lockService(tx, row.id)) || !(await this.lockSongs(tx, songIds))) {
+              throw new CatalogueError('a setlist names a song that does not exist');
+            }
             setlists.push({ serviceId: row.id, songIds });
           }
           services.push(row);
@@ -701,6 +791,9 @@ export class Neo4jStore implements Store {
         for (const { serviceId, songIds } of setlists) {
           await this.createLinks(tx, serviceId, songIds.map((songId, i) => ({ songId, position: i + 1 })));
         }
+        // Every linked song gained links (new services); all are locked above. New songs that no
+        // setlist names were created with zero usage.
+        await this.refreshUsage(tx, setlists.flatMap((l) => l.songIds));
         return { songs, services };
       },
       // A batch is hundreds of statements in one transaction; the per-call limit is meant for one.

@@ -1,0 +1,198 @@
+/**
+ * The Neo4j store's maintained song usage (src/store/neo4j/statements.ts, refreshSongUsage) under
+ * random sequences of every kind of write, over the simulated driver (test/helpers/neo4j-sim.ts):
+ *
+ * - after each write, the all-time analytics (which the simulation answers from the maintained
+ *   properties only, as last recomputed by refreshSongUsage) equal the reference computed from
+ *   the store's own snapshot: a write path that forgets to refresh a song it changed, or
+ *   refreshes the wrong songs, fails here;
+ * - every write transaction takes its locks in the order of statements.ts's header: services
+ *   before songs, songs in ascending id order and each at most once, nothing new after the
+ *   PERFORMED_IN sequence (createLinks), refreshed songs ascending and, on setlist paths, already
+ *   locked.
+ *
+ * What it does NOT check: the Cypher (the simulation re-implements each statement in TypeScript),
+ * nor Neo4j's locking itself; only the statements and parameters the adapter sends.
+ */
+import fc from 'fast-check';
+import { SERVICE_TYPES } from '../src/domain/analytics/window';
+import type { ServiceType } from '../src/generated/graphql';
+import type { AnalyticsWindow, SongUsageQuery } from '../src/store/analytics-types';
+import { Neo4jStore, usageChangedBy } from '../src/store/neo4j/store';
+import { Reference } from './helpers/analytics-reference';
+import { simulatedDriver } from './helpers/neo4j-sim';
+import { recordingDriver, type SentStatement } from './helpers/recording-driver';
+
+const SONGS = 6;
+const SERVICES = 4;
+const song = fc.integer({ min: 1, max: SONGS + 1 }); // SONGS + 1 never exists
+const service = fc.integer({ min: 1, max: SERVICES + 1 });
+const type = fc.constantFrom<ServiceType>(...SERVICE_TYPES);
+const date = fc.integer({ min: 0, max: 5 }).map((d) => 1_700_000_000_000 + d * 86_400_000);
+
+type Op =
+  | { kind: 'link'; service: number; song: number; position?: number }
+  | { kind: 'unlink'; service: number; song: number }
+  | { kind: 'replace'; service: number; songs: number[] }
+  | { kind: 'updateService'; service: number; date?: number; serviceType?: ServiceType }
+  | { kind: 'deleteService'; service: number }
+  | { kind: 'deleteSong'; song: number }
+  | { kind: 'createService'; date: number; serviceType: ServiceType }
+  | { kind: 'createSong' }
+  | { kind: 'importCatalogue'; songs: number[]; date: number; serviceType: ServiceType };
+
+const op: fc.Arbitrary<Op> = fc.oneof(
+  { weight: 6, arbitrary: fc.record({ kind: fc.constant('link' as const), service, song, position: fc.option(fc.integer({ min: 1, max: 7 }), { nil: undefined }) }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('unlink' as const), service, song }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('replace' as const), service, songs: fc.uniqueArray(song, { maxLength: 5 }) }) },
+  {
+    weight: 2,
+    arbitrary: fc.record(
+      { kind: fc.constant('updateService' as const), service, date, serviceType: type },
+      { requiredKeys: ['kind', 'service'] },
+    ),
+  },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('deleteService' as const), service }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('deleteSong' as const), song }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('createService' as const), date, serviceType: type }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('createSong' as const) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({ kind: fc.constant('importCatalogue' as const), songs: fc.uniqueArray(song, { maxLength: 3 }), date, serviceType: type }),
+  },
+);
+
+async function apply(store: Neo4jStore, o: Op): Promise<unknown> {
+  switch (o.kind) {
+    case 'link':
+      return store.linkSong(o.service, o.song, o.position);
+    case 'unlink':
+      return store.unlinkSong(o.service, o.song);
+    case 'replace':
+      return store.replaceSetlist(o.service, o.songs);
+    case 'updateService':
+      return store.updateService(o.service, { date: o.date, serviceType: o.serviceType });
+    case 'deleteService':
+      return store.deleteService(o.service);
+    case 'deleteSong':
+      return store.deleteSong(o.song);
+    case 'createService':
+      return store.createService({ date: o.date, serviceType: o.serviceType });
+    case 'createSong':
+      return store.createSong({ name: 'new', artists: ['Amy'] });
+    case 'importCatalogue':
+      return store
+        .importCatalogue({
+          songs: [{ name: 'imported', artists: ['Bea'] }],
+          services: [{ service: { date: o.date, serviceType: o.serviceType }, songIds: o.songs }],
+        })
+        .catch(() => undefined); // a missing song: the whole batch rolls back
+  }
+}
+
+const ALL_TIME_FILTERS: ServiceType[][] = [[...SERVICE_TYPES], ['SUN_AM'], ['SUN_PM', 'WED']];
+const SORTS: SongUsageQuery['sort'][] = ['TIMES_SUNG', 'LAST_SUNG', 'LEAST_RECENTLY_SUNG', 'FIRST_SUNG', 'NAME'];
+
+/** The all-time analytics (maintained usage) against the reference over the store's snapshot. */
+async function expectUsageExact(store: Neo4jStore, context: string) {
+  const snapshot = await store.exportSnapshot();
+  const ref = new Reference(snapshot);
+  const ids = [...snapshot.songs.map((s) => s.id), 999];
+  for (const serviceTypes of ALL_TIME_FILTERS) {
+    const window: AnalyticsWindow = { from: null, to: null, serviceTypes };
+    expect({ context, serviceTypes, usage: await store.usageOfSongs(ids, window) }).toEqual({
+      context,
+      serviceTypes,
+      usage: ids.map((id) => ref.stats(id, window)),
+    });
+    for (const sort of SORTS) {
+      const q: SongUsageQuery = { window, sort, includeUnsung: true };
+      expect({ context, q, answer: await store.songUsage(q) }).toEqual({ context, q, answer: ref.songUsage(q) });
+    }
+    expect({ context, artists: await store.artistUsage(window, {}) }).toEqual({ context, artists: ref.artistUsage(window, {}) });
+  }
+}
+
+const ids = (s: SentStatement, key: string) => ((s.params as Record<string, string[]>)[key] ?? []).map((v) => Number(/-?\d+/.exec(v)![0]));
+const ascendingStrictly = (list: number[]) => list.every((x, i) => i === 0 || list[i - 1] < x);
+
+/**
+ * The lock order of one write transaction, as its statements show it (statements.ts header):
+ * services (lockServices, or updateService's own SET) before any song; song locks (lockSongs,
+ * refreshSongUsage) ascending across the transaction, each song locked once; after createLinks
+ * (the sequence lock) no new lock; a setlist write refreshes only songs it locked beforehand.
+ */
+function expectLockOrder(statements: SentStatement[], context: string) {
+  const held = new Set<number>();
+  let highest = -Infinity;
+  let sequence = false;
+  const setlistWrite = statements.some((s) => s.statement === 'linkOrders') && statements.some((s) => s.statement === 'lockSongs');
+  for (const s of statements) {
+    const where = `${context}: ${s.statement}`;
+    if (s.statement === 'lockServices' || s.statement === 'updateService' || s.statement === 'deleteService') {
+      expect({ where, songsAlreadyLocked: held.size }).toEqual({ where, songsAlreadyLocked: 0 });
+    }
+    if (s.statement === 'lockSongs' || s.statement === 'refreshSongUsage') {
+      const list = ids(s, s.statement === 'lockSongs' ? 'songIds' : 'ids');
+      expect({ where, list, ascending: ascendingStrictly(list) }).toEqual({ where, list, ascending: true });
+      const fresh = list.filter((id) => !held.has(id));
+      if (s.statement === 'lockSongs') expect({ where, relocked: list.length - fresh.length }).toEqual({ where, relocked: 0 });
+      if (s.statement === 'refreshSongUsage' && setlistWrite) expect({ where, notLockedBefore: fresh }).toEqual({ where, notLockedBefore: [] });
+      if (sequence) expect({ where, lockedAfterSequence: fresh }).toEqual({ where, lockedAfterSequence: [] });
+      expect({ where, fresh, above: fresh.every((id) => id > highest) }).toEqual({ where, fresh, above: true });
+      for (const id of fresh) held.add(id);
+      highest = Math.max(highest, ...fresh);
+    }
+    if (s.statement === 'createLinks') sequence = true;
+  }
+}
+
+describe('Neo4j maintained song usage (over the simulated driver: the adapter, not the Cypher)', () => {
+  it('usageChangedBy: songs linked or unlinked, and those that start or stop opening or closing', () => {
+    expect(usageChangedBy([1, 2, 3], [1, 2, 3])).toEqual([]);
+    expect(usageChangedBy([1, 2, 3], [1, 4, 2, 3])).toEqual([4]);
+    expect(usageChangedBy([1, 2, 3], [1, 2, 3, 4])).toEqual([3, 4]);
+    expect(usageChangedBy([1, 2, 3], [3, 1, 2])).toEqual([1, 2, 3]);
+    expect(usageChangedBy([1, 2, 3, 4], [1, 3, 2, 4])).toEqual([]);
+    expect(usageChangedBy([5], [])).toEqual([5]);
+    expect(usageChangedBy([], [7, 5])).toEqual([5, 7]);
+  });
+
+  it('refuses a setlist that lists a song twice (links = services, which the counts rely on)', async () => {
+    const store = new Neo4jStore(simulatedDriver());
+    await store.createSong({ name: 'a', artists: [] });
+    await store.createService({ date: 0, serviceType: 'WED' });
+    await expect(store.replaceSetlist(1, [1, 1])).rejects.toThrow(/listed twice/);
+    expect((await store.exportSnapshot()).links).toEqual([]);
+  });
+
+  it('stays exact after any sequence of writes, each write taking its locks in order', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(op, { maxLength: 14 }), async (ops) => {
+        const driver = recordingDriver(simulatedDriver());
+        const store = new Neo4jStore(driver);
+        for (let i = 1; i <= SONGS; i++) await store.createSong({ name: `s${i % 4}`, artists: [i % 2 ? 'Amy' : 'amy '] });
+        for (let i = 1; i <= SERVICES; i++) {
+          await store.createService({ date: 1_700_000_000_000 + i * 3_600_000, serviceType: SERVICE_TYPES[i % 3] });
+        }
+        await store.replaceSetlist(1, [1, 2, 3]);
+        await store.replaceSetlist(2, [3, 4]);
+        driver.take();
+        for (const [i, o] of ops.entries()) {
+          await apply(store, o);
+          const context = `after ${JSON.stringify(ops.slice(0, i + 1))}`;
+          if (o.kind !== 'importCatalogue') expectLockOrder(driver.take(), context);
+          await expectUsageExact(store, context);
+          driver.take();
+        }
+        // Through a snapshot import into another store, twice (upserts change nothing).
+        const copy = new Neo4jStore(simulatedDriver());
+        const snapshot = await store.exportSnapshot();
+        await copy.importSnapshot(snapshot);
+        await copy.importSnapshot(snapshot);
+        await expectUsageExact(copy, `imported after ${JSON.stringify(ops)}`);
+      }),
+      { numRuns: 100, seed: 20261122 },
+    );
+  }, 120_000);
+});
