@@ -193,6 +193,13 @@ export function analyticsContract(harness: AnalyticsHarness): void {
           await copy.importSnapshot(snapshot);
           await copy.importSnapshot(snapshot); // twice: upserts change nothing
           await check(copy);
+          // Writes after the import keep every aggregate (SQLite rebuilds them after a bulk import
+          // with its triggers off, and must put the triggers back).
+          const [first, second] = (await copy.listServices({}, { limit: 2 })).items;
+          await copy.linkSong(first.id, 4, 1);
+          await copy.updateService(second.id, { serviceType: 'SUN_PM', date: local('2024-02-20T23:30') });
+          await copy.deleteSong(5);
+          await check(copy);
         } finally {
           await copy.close();
         }
@@ -493,6 +500,32 @@ describe('SQLite timeline periods and SERVICE_TIME_ZONE', () => {
       }
     } finally {
       remove();
+    }
+  });
+
+  it('a bulk import that fails leaves the store, its triggers and its aggregates as they were', async () => {
+    const store = new SqliteStore(':memory:', ZONE);
+    try {
+      await generateHistory(store, { seed: 9, zone: ZONE, songs: 12, start: '2024-01-07', weeks: 2, unsung: 1 });
+      const db = (store as unknown as { db: { prepare(sql: string): { pluck(): { all(): unknown[] } } } }).db;
+      const triggers = () => db.prepare("SELECT name FROM sqlite_master WHERE type = 'trigger' ORDER BY name").pluck().all();
+      const before = { triggers: triggers(), snapshot: await store.exportSnapshot() };
+      // More links than the store holds (the bulk path), the last one reusing a link id: refused.
+      const bad = structuredClone(before.snapshot);
+      const services = Array.from({ length: 10 }, (_, i) => ({ id: 1000 + i, date: local('2024-03-03T10:00') + i * 86_400_000, serviceType: 'WED' as const }));
+      bad.services.push(...services);
+      bad.links.push(...services.flatMap((v, i) => [1, 2, 3].map((songId, j) => ({ serviceId: v.id, songId, position: j + 1, seq: 5000 + i * 3 + j }))));
+      bad.links.push({ serviceId: 1000, songId: 4, position: 4, seq: before.snapshot.links[0].seq });
+      await expect(store.importSnapshot(bad)).rejects.toThrow();
+      expect(triggers()).toEqual(before.triggers);
+      expect(await store.exportSnapshot()).toEqual(before.snapshot);
+      await store.linkSong(before.snapshot.services[0].id, 12, 1);
+      const ref = new Reference(await store.exportSnapshot());
+      const q: SongUsageQuery = { window: { from: null, to: null, serviceTypes: [...SERVICE_TYPES] }, sort: 'TIMES_SUNG', includeUnsung: true };
+      expect(await store.songUsage(q)).toEqual(ref.songUsage(q));
+      await expectTimelines(store, ref, [...SERVICE_TYPES]);
+    } finally {
+      await store.close();
     }
   });
 

@@ -125,18 +125,17 @@ export const NO_LAST = '-9223372036854775807';
 const perType = (fn: (type: string, col: string) => string, sep = ',\n      ') =>
   USAGE_TYPES.map(([type, col]) => fn(type, col)).join(sep);
 
-/** Add (sign +) or take out (sign -) link `row`'s count and ends in its song's column group. */
-const moveCounts = (row: string, sign: '+' | '-') => `
+/**
+ * Add (sign +) or take out (sign -) link `row` in its song's column group for its type: count and
+ * ends move by one; the type's first and last date are re-read by two seeks of
+ * performed_in_song_usage (CASE runs only the matching type's). One statement per link move.
+ */
+const moveUsage = (row: string, sign: '+' | '-') => `
     UPDATE song_usage SET
       ${perType((t, c) => `${c}_times = ${c}_times ${sign} (${row}.service_type IS '${t}'),
       ${c}_openers = ${c}_openers ${sign} (${row}.service_type IS '${t}') * ${row}.is_opener,
-      ${c}_closers = ${c}_closers ${sign} (${row}.service_type IS '${t}') * ${row}.is_closer`)}
-    WHERE song_id = ${row}.song_id AND ${row}.service_type IS NOT NULL;`;
-
-/** Re-read the first and last date of link `row`'s (song, type) by two seeks of performed_in_song_usage. */
-const rereadBounds = (row: string) => `
-    UPDATE song_usage SET
-      ${perType((t, c) => `${c}_first = iif(${row}.service_type IS '${t}', (SELECT min(service_date) FROM performed_in
+      ${c}_closers = ${c}_closers ${sign} (${row}.service_type IS '${t}') * ${row}.is_closer,
+      ${c}_first = iif(${row}.service_type IS '${t}', (SELECT min(service_date) FROM performed_in
         WHERE song_id = ${row}.song_id AND service_type = '${t}'), ${c}_first),
       ${c}_last = iif(${row}.service_type IS '${t}', (SELECT max(service_date) FROM performed_in
         WHERE song_id = ${row}.song_id AND service_type = '${t}'), ${c}_last)`)}
@@ -169,6 +168,25 @@ const movePairs = (row: string, type: string, sign: '+' | '-') => {
     DELETE FROM song_pairs WHERE together = 0 AND ${pairsOf};`;
 };
 
+/** Every song's usage row recomputed from performed_in's copies (migration 5, bulk imports). */
+export const SONG_USAGE_FILL = `
+  UPDATE song_usage SET (
+    ${perType((_, c) => `${c}_times, ${c}_first, ${c}_last, ${c}_openers, ${c}_closers`)}
+  ) = (
+    SELECT ${perType((t) => `coalesce(sum(service_type = '${t}'), 0),
+      min(iif(service_type = '${t}', service_date, NULL)), max(iif(service_type = '${t}', service_date, NULL)),
+      coalesce(sum((service_type = '${t}') * is_opener), 0), coalesce(sum((service_type = '${t}') * is_closer), 0)`)}
+    FROM performed_in p WHERE p.song_id = song_usage.song_id
+  );`;
+
+/** Every pair recounted from the setlists (migration 5, bulk imports). */
+export const SONG_PAIRS_FILL = `
+  DELETE FROM song_pairs;
+  INSERT INTO song_pairs
+  SELECT a.song_id, b.song_id, a.service_type, count(*)
+  FROM performed_in a JOIN performed_in b ON b.service_id = a.service_id AND b.song_id <> a.song_id
+  GROUP BY a.song_id, b.song_id, a.service_type;`;
+
 /**
  * Migration 5: one row per song (song_usage) instead of one per (song, service type), pivoted,
  * with the all-type totals as generated columns and an index per report order. The all-time
@@ -199,14 +217,7 @@ export const SONG_USAGE_MIGRATION = `
     closers INTEGER GENERATED ALWAYS AS (${perType((_, c) => `${c}_closers`, ' + ')}) VIRTUAL
   );
   INSERT INTO song_usage (song_id) SELECT id FROM songs;
-  UPDATE song_usage SET (
-    ${perType((_, c) => `${c}_times, ${c}_first, ${c}_last, ${c}_openers, ${c}_closers`)}
-  ) = (
-    SELECT ${perType((t) => `coalesce(sum(service_type = '${t}'), 0),
-      min(iif(service_type = '${t}', service_date, NULL)), max(iif(service_type = '${t}', service_date, NULL)),
-      coalesce(sum((service_type = '${t}') * is_opener), 0), coalesce(sum((service_type = '${t}') * is_closer), 0)`)}
-    FROM performed_in p WHERE p.song_id = song_usage.song_id
-  );
+  ${SONG_USAGE_FILL}
 
   -- Each (key, song) row's entries with that key: filled by fillArtistSpellings (JavaScript keys).
   ALTER TABLE song_artist_keys ADD COLUMN spellings TEXT NOT NULL DEFAULT '[]';
@@ -219,10 +230,7 @@ export const SONG_USAGE_MIGRATION = `
     together     INTEGER NOT NULL,
     PRIMARY KEY (song_id, other_id, service_type)
   ) WITHOUT ROWID;
-  INSERT INTO song_pairs
-  SELECT a.song_id, b.song_id, a.service_type, count(*)
-  FROM performed_in a JOIN performed_in b ON b.service_id = a.service_id AND b.song_id <> a.song_id
-  GROUP BY a.song_id, b.song_id, a.service_type;
+  ${SONG_PAIRS_FILL}
 
   -- The report orders (ties by song id); rotation and new songs are ranges of the last two.
   CREATE INDEX song_usage_times ON song_usage(times DESC, song_id);
@@ -234,23 +242,27 @@ export const SONG_USAGE_MIGRATION = `
     INSERT OR IGNORE INTO song_usage (song_id) VALUES (NEW.id);
   END;
   CREATE TRIGGER performed_in_deleted AFTER DELETE ON performed_in BEGIN
-    ${moveCounts('OLD', '-')}
+    ${moveUsage('OLD', '-')}
     ${movePairs('OLD', 'OLD.service_type', '-')}
-    ${rereadBounds('OLD')}
     ${refreshEnds('OLD.service_id')}
   END;
-  -- A link's service date or type set (on insert: OLD's type is NULL, which moves nothing out) or
-  -- changed with its service: move it between column groups.
-  CREATE TRIGGER performed_in_copied AFTER UPDATE OF service_date, service_type ON performed_in BEGIN
-    ${moveCounts('OLD', '-')}
-    ${moveCounts('NEW', '+')}
-    ${rereadBounds('OLD')}
-    ${rereadBounds('NEW')}
+  -- A link's service date or type set (on insert OLD's type is NULL: nothing to move out, and the
+  -- WHEN skips it) or changed with its service: out of its old column group, into its new one.
+  -- Either order gives the same rows: counts add up, and dates are re-read from performed_in.
+  CREATE TRIGGER performed_in_copied_out AFTER UPDATE OF service_date, service_type ON performed_in
+  WHEN OLD.service_type IS NOT NULL BEGIN
+    ${moveUsage('OLD', '-')}
+  END;
+  CREATE TRIGGER performed_in_copied_in AFTER UPDATE OF service_date, service_type ON performed_in BEGIN
+    ${moveUsage('NEW', '+')}
   END;
   -- Only a change of type moves a link between pairs (a date change leaves them).
-  CREATE TRIGGER performed_in_paired AFTER UPDATE OF service_type ON performed_in
-  WHEN OLD.service_type IS NOT NEW.service_type BEGIN
+  CREATE TRIGGER performed_in_paired_out AFTER UPDATE OF service_type ON performed_in
+  WHEN OLD.service_type IS NOT NULL AND OLD.service_type IS NOT NEW.service_type BEGIN
     ${movePairs('OLD', 'OLD.service_type', '-')}
+  END;
+  CREATE TRIGGER performed_in_paired_in AFTER UPDATE OF service_type ON performed_in
+  WHEN OLD.service_type IS NOT NEW.service_type BEGIN
     ${movePairs('NEW', 'NEW.service_type', '+')}
   END;
   CREATE TRIGGER performed_in_ends AFTER UPDATE OF is_opener, is_closer ON performed_in

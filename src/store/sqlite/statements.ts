@@ -152,6 +152,7 @@ export const SQL = {
   exportSongs: 'SELECT id, name, artists FROM songs ORDER BY id',
   exportServices: 'SELECT id, date, service_type FROM services ORDER BY id',
   exportLinks: 'SELECT id AS seq, service_id, song_id, position FROM performed_in ORDER BY id',
+  countLinks: 'SELECT count(*) AS n FROM performed_in',
   exportUsers: 'SELECT id, username, role, password_hash, token_version FROM users ORDER BY id',
   /** Highest id ever issued per AUTOINCREMENT table, including ids of deleted rows. */
   exportSequences: 'SELECT name, seq FROM sqlite_sequence',

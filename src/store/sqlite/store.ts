@@ -43,6 +43,7 @@ import type { ServiceType } from '../../generated/graphql';
 import { SqliteAnalytics } from './analytics';
 import { migrate } from './migrations';
 import { ensurePeriods, openTimeline } from './timeline-schema';
+import { withDerivedRebuilt } from './bulk';
 import { SQL, type StatementName } from './statements';
 
 type SongRow = { id: number; name: string; artists: string };
@@ -520,16 +521,22 @@ export class SqliteStore implements Store {
   async importSnapshot(snapshot: Snapshot) {
     checkSnapshot(snapshot);
     return this.write((): SnapshotCounts => {
-      for (const s of snapshot.songs) {
-        this.run('importSong', s.id, s.name, JSON.stringify(s.artists));
-        this.indexArtists(s.id, s.artists);
-      }
-      this.periodsFor(snapshot.services.map((v) => v.date).sort((a, b) => a - b));
-      for (const v of snapshot.services) this.run('importService', v.id, v.date, v.serviceType);
-      for (const u of snapshot.users) {
-        this.run('importUser', u.id, u.username, usernameKey(u.username), u.passwordHash, u.role, u.tokenVersion);
-      }
-      for (const l of snapshot.links) this.run('importLink', l.seq, l.serviceId, l.songId, l.position);
+      const load = () => {
+        for (const s of snapshot.songs) {
+          this.run('importSong', s.id, s.name, JSON.stringify(s.artists));
+          this.indexArtists(s.id, s.artists);
+        }
+        this.periodsFor(snapshot.services.map((v) => v.date).sort((a, b) => a - b));
+        for (const v of snapshot.services) this.run('importService', v.id, v.date, v.serviceType);
+        for (const u of snapshot.users) {
+          this.run('importUser', u.id, u.username, usernameKey(u.username), u.passwordHash, u.role, u.tokenVersion);
+        }
+        for (const l of snapshot.links) this.run('importLink', l.seq, l.serviceId, l.songId, l.position);
+      };
+      // More links than the store holds: recomputing the analytics tables once (./bulk.ts) is
+      // cheaper than keeping them link by link; a small import into a large store keeps them.
+      if (snapshot.links.length > this.get<{ n: number }>('countLinks')!.n) withDerivedRebuilt(this.db, load);
+      else load();
       const floor = sequenceFloor(snapshot);
       const tables = { songs: floor.song, services: floor.service, users: floor.user, performed_in: floor.link };
       for (const [table, value] of Object.entries(tables)) {

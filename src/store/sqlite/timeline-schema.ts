@@ -20,9 +20,9 @@ import { USAGE_TYPES } from './analytics-schema';
  * zone; a store opened with another zone rebuilds it (openTimeline).
  *
  * Distinct songs cannot be added up across types or periods, so they are kept per mask and moved by
- * a link's song alone: when a link enters (leaves) a period, its song's other links there are
- * counted per type (three seeks of performed_in_song_usage), and each mask's count changes when the
- * song was (is) there in that mask's types only through this link.
+ * a link's song alone: when a link enters (leaves) a period, whether its song has other links
+ * there is looked up per type (three seeks of performed_in_song_usage), and each mask's count
+ * changes when the song was (is) there in that mask's types only through this link.
  */
 export const PERIOD_KINDS: readonly TimelineBucket[] = ['WEEK', 'MONTH', 'QUARTER', 'YEAR'];
 
@@ -48,32 +48,32 @@ const moveService = (row: string, sign: '+' | '-') =>
 
 /**
  * Count link `row` (a performed_in row, OLD or NEW, with its copied date and type) in (+) or out
- * (-) of its periods. `c` counts the song's OTHER links in the period per type; the song is there
- * in mask m with the link when c or the link has one of m's types, without it when c has.
+ * (-) of its periods. `c.others` is the mask of types in which the song has OTHER links in the
+ * period (EXISTS: one seek each, however often the song is sung); the song is there in mask m
+ * with the link when others or the link's type meets m, without it when others does.
  */
-const moveLink = (row: string, sign: '+' | '-') =>
-  PERIOD_KINDS.map(
+const moveLink = (row: string, sign: '+' | '-') => {
+  const bit = USAGE_TYPES.map(([t], i) => `(${row}.service_type IS '${t}') * ${1 << i}`).join(' + ');
+  return PERIOD_KINDS.map(
     (kind) => `
     UPDATE timeline_periods AS tp SET
       ${perType((t, c) => `${c}_links = ${c}_links ${sign} (${row}.service_type IS '${t}')`)},
-      ${MASKS.map(({ m, types }) => {
-        const without = types.map(([, c]) => `c.${c} > 0`).join(' OR ');
-        const withIt = types.map(([t, c]) => `c.${c} + (${row}.service_type IS '${t}') > 0`).join(' OR ');
-        return `songs_${m} = songs_${m} ${sign} ((${withIt}) - (${without}))`;
-      }).join(',\n      ')}
+      ${MASKS.map(({ m }) => `songs_${m} = songs_${m} ${sign} (((c.others | (${bit})) & ${m} > 0) - (c.others & ${m} > 0))`).join(',\n      ')}
     FROM (
-      SELECT p.start,
-        ${perType(
-          (t, c) => `(SELECT count(*) FROM performed_in q INDEXED BY performed_in_song_usage
+      SELECT p.start, ${USAGE_TYPES.map(
+        ([t], i) => `EXISTS (SELECT 1 FROM performed_in q INDEXED BY performed_in_song_usage
           WHERE q.song_id = ${row}.song_id AND q.service_type = '${t}'
-            AND q.service_date BETWEEN p.start AND p.end AND q.id <> ${row}.id) AS ${c}`,
-          ',\n        ',
-        )}
+            AND q.service_date BETWEEN p.start AND p.end AND q.id <> ${row}.id) * ${1 << i}`,
+      ).join(' | ')} AS others
       FROM timeline_periods p
       WHERE p.kind = '${kind}' AND p.start = ${periodOf(kind, `${row}.service_date`)} AND p.end >= ${row}.service_date
+      -- LIMIT keeps the subquery from being flattened into the SET list, which would run its
+      -- lookups once per mask instead of once.
+      LIMIT 1
     ) AS c
     WHERE ${row}.service_type IS NOT NULL AND tp.kind = '${kind}' AND tp.start = c.start;`,
   ).join('');
+};
 
 /** Part of SQLite migration 5 (src/store/sqlite/migrations.ts): the tables and their triggers. */
 export const TIMELINE_MIGRATION = `
@@ -109,8 +109,11 @@ export const TIMELINE_MIGRATION = `
     ${moveService('NEW', '+')}
   END;
   -- A link's copies set (on insert OLD's type is NULL: nothing to move out) or changed with its service.
-  CREATE TRIGGER timeline_link_copied AFTER UPDATE OF service_date, service_type ON performed_in BEGIN
+  CREATE TRIGGER timeline_link_copied_out AFTER UPDATE OF service_date, service_type ON performed_in
+  WHEN OLD.service_type IS NOT NULL BEGIN
     ${moveLink('OLD', '-')}
+  END;
+  CREATE TRIGGER timeline_link_copied_in AFTER UPDATE OF service_date, service_type ON performed_in BEGIN
     ${moveLink('NEW', '+')}
   END;
   CREATE TRIGGER timeline_link_deleted AFTER DELETE ON performed_in BEGIN
@@ -155,6 +158,12 @@ function rebuildTimeline(db: Database.Database, zone: string): void {
     ensurePeriods(db, zone, got);
     after = got[got.length - 1];
   }
+  fillTimelineCounts(db);
+  db.prepare('INSERT INTO timeline_zone (zone) VALUES (?)').run(zone);
+}
+
+/** Every period's counts recomputed from the services and links (rebuilds, bulk imports). */
+export function fillTimelineCounts(db: Database.Database): void {
   db.exec(`
     UPDATE timeline_periods SET (${perType((_, c) => `${c}_services`, ', ')}) = (
       SELECT ${perType((t) => `coalesce(sum(service_type = '${t}'), 0)`, ', ')}
@@ -172,7 +181,6 @@ function rebuildTimeline(db: Database.Database, zone: string): void {
         GROUP BY p.song_id
       ));
   `);
-  db.prepare('INSERT INTO timeline_zone (zone) VALUES (?)').run(zone);
 }
 
 /**
