@@ -277,6 +277,7 @@ export const SONG_USAGE_ALL_TYPES: Record<AllTypesOrder, AnalyticsStatementName>
 export type AnalyticsStatementName = keyof typeof ANALYTICS_CYPHER;
 
 const WINDOW = { from: 'INTEGER', to: 'INTEGER', serviceTypes: 'LIST<STRING>' } as const;
+/** The usage report's filters and page (with its order as `sort` where one statement serves several). */
 const ALL_TYPES_PARAMS = {
   includeUnsung: 'BOOLEAN',
   lastBefore: 'INTEGER?',
@@ -287,26 +288,8 @@ const ALL_TYPES_PARAMS = {
 } as const;
 
 export const ANALYTICS_PARAMS = {
-  songUsage: {
-    ...WINDOW,
-    includeUnsung: 'BOOLEAN',
-    lastBefore: 'INTEGER?',
-    firstFrom: 'INTEGER?',
-    firstTo: 'INTEGER?',
-    sort: 'STRING',
-    offset: 'INTEGER',
-    limit: 'INTEGER',
-  },
-  songUsageAllTime: {
-    serviceTypes: 'LIST<STRING>',
-    includeUnsung: 'BOOLEAN',
-    lastBefore: 'INTEGER?',
-    firstFrom: 'INTEGER?',
-    firstTo: 'INTEGER?',
-    sort: 'STRING',
-    offset: 'INTEGER',
-    limit: 'INTEGER',
-  },
+  songUsage: { ...WINDOW, ...ALL_TYPES_PARAMS, sort: 'STRING' },
+  songUsageAllTime: { serviceTypes: 'LIST<STRING>', ...ALL_TYPES_PARAMS, sort: 'STRING' },
   songUsageAllTimeByTimesSung: ALL_TYPES_PARAMS,
   songUsageAllTimeByLastSung: ALL_TYPES_PARAMS,
   songUsageAllTimeByLeastRecentlySung: ALL_TYPES_PARAMS,
