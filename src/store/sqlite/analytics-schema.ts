@@ -122,7 +122,8 @@ export const USAGE_TYPES = [
 export const NO_FIRST = '9223372036854775807';
 export const NO_LAST = '-9223372036854775807';
 
-const perType = (fn: (type: string, col: string) => string, sep = ',\n      ') =>
+/** One SQL fragment per service type (`type` as stored, `col` as song_usage names its columns), joined. */
+export const perType = (fn: (type: string, col: string) => string, sep = ',\n      ') =>
   USAGE_TYPES.map(([type, col]) => fn(type, col)).join(sep);
 
 /**

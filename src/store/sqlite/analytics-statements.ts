@@ -1,4 +1,4 @@
-import { NO_FIRST, NO_LAST, USAGE_TYPES } from './analytics-schema';
+import { NO_FIRST, NO_LAST, perType as eachType, USAGE_TYPES } from './analytics-schema';
 
 /**
  * The analytics statements of the SQLite store, one per analytic (the all-time usage report has
@@ -12,7 +12,8 @@ import { NO_FIRST, NO_LAST, USAGE_TYPES } from './analytics-schema';
 const pivot = (type: string, alias: string) =>
   `sum(iif(service_type = '${type}', times, 0)) AS ${alias}, max(iif(service_type = '${type}', last, NULL)) AS ${alias}_last`;
 
-const perType = (fn: (col: string) => string, sep = ', ') => USAGE_TYPES.map(([, col]) => fn(col)).join(sep);
+/** ./analytics-schema.ts's perType by column name alone, joined with commas. */
+const perType = (fn: (col: string) => string, sep = ', ') => eachType((_, col) => fn(col), sep);
 
 /**
  * The stats columns of song_usage row `u` for the types asked: per-type columns of the others

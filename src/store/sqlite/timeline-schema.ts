@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import { Info } from 'luxon';
 import { bucketsBetween } from '../../domain/analytics/buckets';
 import type { TimelineBucket } from '../../generated/graphql';
-import { USAGE_TYPES } from './analytics-schema';
+import { perType, USAGE_TYPES } from './analytics-schema';
 
 /**
  * Maintained timeline counts: one `timeline_periods` row per calendar period (ISO week, month,
@@ -28,9 +28,6 @@ export const PERIOD_KINDS: readonly TimelineBucket[] = ['WEEK', 'MONTH', 'QUARTE
 
 /** Masks 1..7 and the types each holds. */
 const MASKS = [1, 2, 3, 4, 5, 6, 7].map((m) => ({ m, types: USAGE_TYPES.filter((_, i) => m & (1 << i)) }));
-
-const perType = (fn: (type: string, col: string) => string, sep = ',\n      ') =>
-  USAGE_TYPES.map(([type, col]) => fn(type, col)).join(sep);
 
 /** The start of the `kind` period holding `date` (NULL when there is none). */
 const periodOf = (kind: string, date: string) => `(
