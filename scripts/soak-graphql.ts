@@ -1,5 +1,5 @@
 /**
- * Memory soak for /graphql under a stream of distinct queries (issue 8, defect 2): every request
+ * Memory soak for /graphql under a stream of distinct queries: every request
  * is a query text the server has never seen, the worst case for any per-document cache. The
  * server (scripts/soak-graphql-server.ts) runs in a child process on loopback with a capped heap;
  * its RSS and its heap after a full collection are sampled as the queries stream, and the run ends after `--queries` requests or `--seconds`, whichever is first.

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import { Info } from 'luxon';
 import { z } from 'zod';
 
-/** Everything the process reads from its environment (CONTRACT.md §1), validated once at startup. */
+/** Everything the process reads from its environment (docs/API.md), validated once at startup. */
 export interface Config {
   port: number;
   host: string;
@@ -78,7 +78,7 @@ const Env = z.object({
   SHUTDOWN_TIMEOUT_SECONDS: int(0, 600).default(10),
 });
 
-/** Every variable the API reads (README: Configuration; .env.example lists them all). */
+/** Every variable the API reads (docs/operations.md: Configuration; .env.example lists them all). */
 export const ENV_NAMES = Object.keys(Env.shape);
 
 /** Secrets that may also come from a file (`<NAME>_FILE`), as Docker and Kubernetes secrets are mounted. */

@@ -1,6 +1,6 @@
 import { GraphQLError } from 'graphql';
 
-/** Every error code the API speaks (CONTRACT.md §5), with its HTTP status. */
+/** Every error code the API speaks (docs/API.md), with its HTTP status. */
 export const ERROR_STATUS = {
   BAD_REQUEST: 400,
   VALIDATION_FAILED: 400,

@@ -1,5 +1,5 @@
 /**
- * Analytics (issue 10) against a reference implementation, on every store: a deterministic
+ * Analytics against a reference implementation, on every store: a deterministic
  * generated history (three years, three services a week, skewed popularity, never-sung songs,
  * empty services) must give exactly the reference's answers; then random small histories
  * (fast-check) with ties, 23:30 services in America/New_York and empty windows, on SQLite.

@@ -177,7 +177,7 @@ describe('bad input: 400 naming the parameter, 404 for unknown songs', () => {
   it.each(bad)('%s names %s', async (path, param) => {
     const res = await server.api('GET', path);
     // A parameter of the wrong type or value is VALIDATION_FAILED naming it in `details` (as on the
-    // lists, issue 9); a date or window the resolver refuses is BAD_REQUEST naming it first.
+    // lists); a date or window the resolver refuses is BAD_REQUEST naming it first.
     const { code } = res.body.error;
     expect(['BAD_REQUEST', 'VALIDATION_FAILED']).toContain(code);
     expectError(res, 400, code, code === 'VALIDATION_FAILED' ? [param] : undefined);

@@ -1,6 +1,6 @@
 /**
  * Authorization matrix: every non-public REST route and every guarded GraphQL root field, under
- * every kind of credential. The expected access of each field is written here from CONTRACT.md §3,
+ * every kind of credential. The expected access of each field is written here from docs/API.md,
  * independently of src/graphql/permissions.ts; a route or field with no entry fails the suite.
  */
 import { getNullableType, isListType, isNonNullType, type GraphQLField } from 'graphql';
@@ -25,7 +25,7 @@ const ACCESS: Record<string, Access> = {
   'Query.servicesBefore': 'public',
   'Query.servicesBetween': 'public',
   'Query.servicesConnection': 'public',
-  // Analytics (issue 10): public reads, like songs and services.
+  // Analytics: public reads, like songs and services.
   'Query.songUsage': 'public',
   'Query.songUsageById': 'public',
   'Query.songsNotSungSince': 'public',

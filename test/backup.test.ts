@@ -7,7 +7,7 @@ import { startTestServer, tempDbPath, type TestServer } from './helpers/server';
 
 /**
  * `npm run backup` against the database of a running server that keeps writing, and the mode of
- * every file holding password hashes (issue 12).
+ * every file holding password hashes.
  */
 
 const modeOf = (file: string) => fs.statSync(file).mode & 0o777;

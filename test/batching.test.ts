@@ -6,7 +6,7 @@ import type { Store } from '../src/store/types';
 import { JWT_SECRET, tempDbPath } from './helpers/server';
 
 /**
- * CONTRACT §6: nested fields are batched per request with DataLoader, so a query over N services
+ * docs/API.md: nested fields are batched per request with DataLoader, so a query over N services
  * with their songs (and those songs' services) makes a constant number of store calls, not N + 1.
  * The real SQLite store is wrapped in a Proxy that counts every method call.
  */

@@ -6,7 +6,7 @@ import { ConfigError, ENV_NAMES, FILE_SECRETS, loadConfig } from '../src/config'
 import { lintDockerfile, parseDockerfile } from './helpers/dockerfile-lint';
 
 /**
- * The container and its configuration (issue 12), checked statically: there is no Docker here, so
+ * The container and its configuration, checked statically: there is no Docker here, so
  * nothing is built or run. The Dockerfile is checked against the common hadolint rules by
  * test/helpers/dockerfile-lint.ts (a re-implementation, not hadolint itself).
  */
@@ -112,8 +112,8 @@ describe('configuration is documented in full', () => {
     expect([...listed].sort()).toEqual([...all].sort());
   });
 
-  it("README's Configuration table names every variable", () => {
-    const readme = read('README.md');
+  it("docs/operations.md's Configuration table names every variable", () => {
+    const readme = read('docs/operations.md');
     const table = readme.slice(readme.indexOf('## Configuration'), readme.indexOf('\n## ', readme.indexOf('## Configuration') + 5));
     for (const name of all) expect(table).toContain(`\`${name}\``);
   });

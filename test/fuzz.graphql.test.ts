@@ -3,7 +3,7 @@ import { ERROR_STATUS } from '../src/errors';
 import { startTestServer, type Reply, type TestServer } from './helpers/server';
 
 /**
- * Property-based fuzzing of /graphql (issue 8): random documents, valid and broken, operation
+ * Property-based fuzzing of /graphql: random documents, valid and broken, operation
  * names, variables of any JSON type, huge and deep literals, GET and POST, bad JSON bodies and odd
  * headers, against a real server over HTTP. Whatever is sent: no 5xx, every error carries a
  * contract code (never INTERNAL: nothing here is a server fault), and a successful answer has

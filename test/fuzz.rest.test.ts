@@ -348,7 +348,7 @@ const isString = (v: unknown) => typeof v === 'string';
 const isCount = (v: unknown) => Number.isSafeInteger(v) && (v as number) >= 0;
 const isDateOrNull = (v: unknown) => v === null || Number.isSafeInteger(v);
 
-/** The exact wire shape of each record type (CONTRACT.md §2), by GraphQL type name. */
+/** The exact wire shape of each record type (docs/API.md), by GraphQL type name. */
 const SHAPES: Record<string, Record<string, (v: unknown) => boolean>> = {
   Song: { id: isId, name: isString, artists: (v) => Array.isArray(v) && v.every(isString) },
   Service: { id: isId, date: (v) => Number.isSafeInteger(v), serviceType: (v) => ENUMS.serviceType.includes(v as string) },
@@ -358,7 +358,7 @@ const SHAPES: Record<string, Record<string, (v: unknown) => boolean>> = {
     tokenType: (v) => v === 'Bearer',
     expiresIn: (v) => Number.isSafeInteger(v),
     user: (v) => hasShape(v, 'User'),
-  },  // Analytics (issue 10): counts are whole numbers from 0, dates epoch ms or null.
+  },  // Analytics: counts are whole numbers from 0, dates epoch ms or null.
   SongUsage: {
     song: (v) => hasShape(v, 'Song'),
     timesSung: isCount,

@@ -6,7 +6,7 @@ import type { Store } from '../src/store/types';
 import { JWT_SECRET, startTestServer, tempDbPath, type TestServer } from './helpers/server';
 
 /**
- * The GraphQL facade at /graphql (CONTRACT §1, §5, §6), and its agreement with REST v1: both run
+ * The GraphQL facade at /graphql (docs/API.md, §5, §6), and its agreement with REST v1: both run
  * the same resolvers over the same store, so the same records read back identically.
  */
 

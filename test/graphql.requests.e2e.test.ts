@@ -2,10 +2,10 @@ import { createHash } from 'node:crypto';
 import { startTestServer, type Reply, type TestServer } from './helpers/server';
 
 /**
- * Requests to /graphql off the happy path (issue 8). Which operation runs: operations are compiled
+ * Requests to /graphql off the happy path. Which operation runs: operations are compiled
  * once and cached, and the cache must never run an operation other than the one the request
  * names, whichever ran before it (defect 1). Client mistakes carry a contract code (defect 5,
- * CONTRACT §5): never one of Apollo's own codes, never INTERNAL, and a message that says what was
+ * docs/API.md): never one of Apollo's own codes, never INTERNAL, and a message that says what was
  * wrong.
  */
 

@@ -10,7 +10,7 @@ import type { Store } from '../src/store/types';
 import { runScript } from './helpers/process';
 import { startTestServer, tempDbPath } from './helpers/server';
 
-/** `npm run import` (issue 12) on real SQLite files: what is created, skipped and rejected, and when nothing is written. */
+/** `npm run import` on real SQLite files: what is created, skipped and rejected, and when nothing is written. */
 
 let store: SqliteStore;
 let dir: string;

@@ -7,7 +7,7 @@ import { freePort, listening, logRecords, run, type Run } from './helpers/proces
 import { tempDbPath } from './helpers/server';
 
 /**
- * The real process (src/main.ts under tsx) being stopped and failing to start (issue 12): a
+ * The real process (src/main.ts under tsx) being stopped and failing to start: a
  * request in flight survives SIGTERM, and each common startup failure is one line saying what to do.
  */
 

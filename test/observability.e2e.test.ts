@@ -3,7 +3,7 @@ import { parsePrometheus, sampleValue } from './helpers/prometheus';
 
 /**
  * What an operator sees of a running server: the access log, the audit trail, login failures and
- * lockouts (issue 12), over real HTTP on a real SQLite file, with the real logger writing JSON lines.
+ * lockouts, over real HTTP on a real SQLite file, with the real logger writing JSON lines.
  */
 
 type Line = Record<string, any>;

@@ -2,7 +2,7 @@ import { freePort, listening, logRecords, run, type Run } from './helpers/proces
 import { tempDbPath } from './helpers/server';
 
 /**
- * The real process (src/main.ts) as an operator runs it (CONTRACT §1): configuration from the
+ * The real process (src/main.ts) as an operator runs it (docs/API.md): configuration from the
  * environment, a clear one-line refusal of bad configuration, no secret in any output, the
  * idempotent ADMIN bootstrap, and a clean exit on SIGTERM.
  */

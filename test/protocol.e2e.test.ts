@@ -8,7 +8,7 @@ import type { Store } from '../src/store/types';
 import { JWT_SECRET, startTestServer, tempDbPath, type CallOptions, type Reply, type TestServer } from './helpers/server';
 
 /**
- * CONTRACT §1 and §5 on the wire, for every kind of answer: content type, CORS, security headers,
+ * docs/API.md and §5 on the wire, for every kind of answer: content type, CORS, security headers,
  * body limits, malformed bodies, unknown paths, health endpoints, paging, and the OpenAPI document.
  */
 

@@ -2,7 +2,7 @@ import zlib from 'node:zlib';
 import { startTestServer, type TestServer } from './helpers/server';
 
 /**
- * Regressions of issue 8 (defects 3, 4, 6, 7) over real HTTP: undecodable paths, corrupt or
+ * Regressions over real HTTP: undecodable paths, corrupt or
  * unsupported compressed bodies, impossible dates, and credentials outside the Bearer scheme.
  */
 let s: TestServer;

@@ -11,7 +11,7 @@ import {
 import { startTestServer, type TestServer } from './helpers/server';
 
 /**
- * REST /api/v1/services (CONTRACT.md §2, §3, §5). One server for record-level tests, where each
+ * REST /api/v1/services (docs/API.md, §3, §5). One server for record-level tests, where each
  * test makes its own records; whole-collection and date-range reads get their own servers with a
  * known set of services.
  */

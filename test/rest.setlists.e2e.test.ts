@@ -2,7 +2,7 @@ import { BAD_IDS, expectError, expectJson, expectNoContent, type Service, type S
 import { startTestServer, type TestServer } from './helpers/server';
 
 /**
- * PERFORMED_IN links over REST (CONTRACT.md §3): the setlist routes under /services/<id>/songs,
+ * PERFORMED_IN links over REST (docs/API.md): the setlist routes under /services/<id>/songs,
  * GET /songs/forService, and the cascades of deleting a song or a service. One server for the
  * file; each test makes its own service and songs.
  */

@@ -1,7 +1,7 @@
 import { BAD_IDS, expectError, expectJson, expectNoContent, forgedToken, type Song } from './helpers/rest-assert';
 import { startTestServer, type TestServer } from './helpers/server';
 
-/** REST /api/v1/songs (CONTRACT.md §2, §3, §5). One server for the file; each test makes its own records. */
+/** REST /api/v1/songs (docs/API.md, §3, §5). One server for the file; each test makes its own records. */
 
 let s: TestServer;
 let admin: string;

@@ -1,7 +1,7 @@
 /**
  * Setlist positions under random sequences of link, move, unlink, replace and song deletes: both
  * stores (SQLite, and the Neo4j adapter over its simulation) must hold exactly the order the
- * contract's rule gives (CONTRACT.md §3, written out here as a list model), with stored positions
+ * contract's rule gives (docs/API.md, written out here as a list model), with stored positions
  * 1..n. The model is written from the contract's words, not from src/domain/setlist.ts.
  */
 import fc from 'fast-check';

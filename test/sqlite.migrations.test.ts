@@ -1,6 +1,6 @@
 /**
  * Versioned SQLite migrations on a file written by an older version: migration 2 turns setlist
- * positions into places 1..n (CONTRACT.md §3), keeping each setlist's order (position, then link
+ * positions into places 1..n (docs/API.md), keeping each setlist's order (position, then link
  * order), and leaves everything else as it was.
  */
 import fs from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * Which index each list statement of the SQLite store uses (README "Paging, counting and
+ * Which index each list statement of the SQLite store uses (docs/performance.md "Paging, counting and
  * search"), read from EXPLAIN QUERY PLAN on a migrated database: no list may scan a whole table
  * or sort the whole table to answer a page.
  */
@@ -47,7 +47,7 @@ test.each<[StatementName, RegExp[]]>([
 });
 
 // The all-time usage report, rotation and new songs (every service type) read song_usage in the
-// order they answer in: no sort, so a page stops the walk (README "Analytics performance").
+// order they answer in: no sort, so a page stops the walk (docs/analytics.md "Analytics performance").
 test.each<[AnalyticsStatementName, RegExp]>([
   ['songUsageByTimes', /SCAN u USING INDEX song_usage_times\b/],
   ['songUsageByLastDesc', /SCAN u USING INDEX song_usage_last_desc\b/],

@@ -3,7 +3,7 @@ import { AppError } from '../errors';
 
 /**
  * Counts failed logins per (username, client address) and refuses further attempts once the limit
- * is reached inside the window (CONTRACT.md §5). Any rate-limiter-flexible backend fits: the
+ * is reached inside the window (docs/API.md). Any rate-limiter-flexible backend fits: the
  * in-memory one suits a single process; several API processes share a RateLimiterRedis.
  */
 /** What an operator wants to hear about logins (logs, metrics). Never given the password. */

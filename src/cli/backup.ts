@@ -7,7 +7,7 @@
  * restarts when a writer changes a page it already copied, so the copy is one committed state,
  * never a torn one; writers are not blocked meanwhile. The copy is then opened on its own and
  * checked with `PRAGMA integrity_check`. The file is created readable by its owner only (0600):
- * it holds password hashes. For Neo4j use `neo4j-admin database dump` (see README).
+ * it holds password hashes. For Neo4j use `neo4j-admin database dump` (see docs/operations.md).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -48,7 +48,7 @@ export function verifyBackup(file: string): BackupReport['counts'] {
 export async function backup(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<BackupReport> {
   const { values } = parseArgs({ args: argv, options: { to: { type: 'string' }, from: { type: 'string' } }, strict: true });
   if (!values.to) throw new UsageError('--to FILE is required');
-  if (env.STORE === 'neo4j') throw new UsageError('this copies the SQLite store; for Neo4j use neo4j-admin database dump (README: Backups)');
+  if (env.STORE === 'neo4j') throw new UsageError('this copies the SQLite store; for Neo4j use neo4j-admin database dump (docs/operations.md: Backups)');
   const from = values.from ?? env.SQLITE_PATH ?? './data/songs.db';
   const to = values.to;
   if (from === ':memory:') throw new UsageError('an in-memory database cannot be backed up from another process');

@@ -1,5 +1,5 @@
 /**
- * The key under which an artist is matched (CONTRACT.md §3): trimmed, NFC-normalised and
+ * The key under which an artist is matched (docs/API.md): trimmed, NFC-normalised and
  * case-folded. JavaScript has no full Unicode case folding; upper-casing before lower-casing
  * folds the common multi-character cases (German ß → ss, ligatures) the way folding does, and the
  * final NFC keeps composed characters composed after the case change.

@@ -2,7 +2,7 @@ import { DateTime } from 'luxon';
 import type { DateRange } from '../store/types';
 import { parseIsoDateTime } from './iso8601';
 
-/** Service dates must fall in years 1900–2200 (CONTRACT.md §2). */
+/** Service dates must fall in years 1900–2200 (docs/API.md). */
 const MIN_MS = Date.UTC(1900, 0, 1);
 const MAX_MS = Date.UTC(2201, 0, 1) - 1;
 

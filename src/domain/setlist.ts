@@ -1,5 +1,5 @@
 /**
- * Setlist positions are the songs' places, 1..n without gaps (CONTRACT.md §3). Both stores read
+ * Setlist positions are the songs' places, 1..n without gaps (docs/API.md). Both stores read
  * a setlist's current order inside their write transaction, compute the new order here, and write
  * positions 1..n from it, so the two stores cannot differ in how a link moves the others.
  */

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { AppError, validationFailed, type FieldProblem } from '../errors';
 
 /**
- * The value rules of CONTRACT.md §2, shared by both facades. Types (string, integer, enum) are
+ * The value rules of docs/API.md, shared by both facades. Types (string, integer, enum) are
  * already enforced by the GraphQL schema; these are the rules a type cannot express.
  */
 const name = z
@@ -49,7 +49,7 @@ export const rules = {
 /**
  * The same rules by the root field they guard. REST checks argument types before a resolver runs;
  * when a type is wrong it checks the other fields against these, so that one answer names every
- * bad field (CONTRACT.md §2) rather than only the mistyped ones.
+ * bad field (docs/API.md) rather than only the mistyped ones.
  */
 export const rulesByField: Readonly<Record<string, z.ZodObject>> = {
   'Mutation.createSong': rules.createSong,
@@ -99,7 +99,7 @@ export interface Page {
   offset?: number;
 }
 
-/** Optional paging of any list (CONTRACT.md §5): limit 1–1000, offset ≥ 0. */
+/** Optional paging of any list (docs/API.md): limit 1–1000, offset ≥ 0. */
 export function checkPage(page: { limit?: number | null; offset?: number | null }): Page {
   const { limit, offset } = page;
   if (limit != null && (limit < 1 || limit > 1000)) throw new AppError('BAD_REQUEST', 'limit must be between 1 and 1000');

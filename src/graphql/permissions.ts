@@ -6,7 +6,7 @@ import { AppError } from '../errors';
 import type { MutationResolvers, QueryResolvers } from '../generated/graphql';
 import type { GraphQLContext } from './context';
 
-/** Who may call a root field (CONTRACT.md §3). */
+/** Who may call a root field (docs/API.md). */
 export type Access = 'public' | 'auth' | 'admin' | 'adminOrSelf';
 
 /**

@@ -24,7 +24,7 @@ export interface GraphQLOptions {
 }
 
 /**
- * Every error answers with a contract code (CONTRACT §5), never one of Apollo's own: a mistake in
+ * Every error answers with a contract code (docs/API.md), never one of Apollo's own: a mistake in
  * the request (parse, validation, variables, operation name, persisted query) is BAD_REQUEST,
  * errors from resolvers keep ours, and anything unexpected is logged and masked as INTERNAL.
  */

@@ -1,7 +1,7 @@
 import express from 'express';
 import { AppError } from '../errors';
 
-/** The largest request body either facade reads (CONTRACT.md §5). */
+/** The largest request body either facade reads (docs/API.md). */
 export const BODY_LIMIT = '100kb';
 
 /** The JSON body parser of both facades; `anyContentType` reads every body as JSON (REST). */

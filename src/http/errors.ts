@@ -4,7 +4,7 @@ import { AppError, ERROR_STATUS, type ErrorCode } from '../errors';
 
 const internal = () => new AppError('INTERNAL', 'Internal server error');
 
-/** Apollo Server's codes for a request it refused: every one a client mistake (issue 8). */
+/** Apollo Server's codes for a request it refused: every one a client mistake. */
 const APOLLO_REQUEST_CODES = new Set([
   'BAD_REQUEST',
   'BAD_USER_INPUT',

@@ -16,7 +16,7 @@ export function restError(error: AppError): RestError {
   return { status: ERROR_STATUS[error.code], headers, body };
 }
 
-/** Answers with the contract's error shape (CONTRACT.md §5). */
+/** Answers with the contract's error shape (docs/API.md). */
 export function sendError(res: Response, error: AppError): void {
   const { status, headers, body } = restError(error);
   res.status(status).set(headers).json(body);

@@ -201,7 +201,7 @@ function dropEmptyRequired(node: unknown): void {
   for (const value of Object.values(record)) dropEmptyRequired(value);
 }
 
-/** Every status a route can answer besides its success, per CONTRACT.md and src/rest/router.ts. */
+/** Every status a route can answer besides its success, per docs/API.md and src/rest/router.ts. */
 function errorResponses(route: RestRoute, op: Operation): Record<string, unknown> {
   const access = accessOf(route.field);
   const field = operationIdOf(route);

@@ -1,5 +1,5 @@
 /**
- * The REST API v1 (CONTRACT.md §3) as a table over the GraphQL root fields. SOFA builds each
+ * The REST API v1 (docs/API.md) as a table over the GraphQL root fields. SOFA builds each
  * route's operation from the field; this table only says where the field lives on the REST wire.
  * Path parameter names are the field's argument names, which is how SOFA fills them in.
  * More specific paths come first (`/users/me` before `/users/:id`).
@@ -58,7 +58,7 @@ export const ROUTES: readonly RestRoute[] = [
 ];
 
 /**
- * Relation fields are GraphQL-only: REST records are exactly the flat shapes of CONTRACT.md §2.
+ * Relation fields are GraphQL-only: REST records are exactly the flat shapes of docs/API.md.
  * SOFA is given a view of the schema without them, so its operations never select them.
  */
 export const GRAPHQL_ONLY_FIELDS = [

@@ -204,7 +204,7 @@ export interface Store extends AnalyticsStore {
   /** Services each song was performed in, by date then id, paged per song. Same order as `songIds`. */
   servicesForSongs(songIds: readonly number[], filter?: ServiceFilter, page?: Page): Promise<Paged<ServiceRecord>[]>;
   /**
-   * Link a song to a service. Positions are places 1..n without gaps (CONTRACT.md §3): with a
+   * Link a song to a service. Positions are places 1..n without gaps (docs/API.md): with a
    * position p the song is inserted, or moved, there and the songs from p on move down one (a p
    * past the end puts it last); without one a new link goes last and an existing link keeps its
    * place. Unlinking and deleting a song close the gap it leaves.

@@ -1,7 +1,7 @@
 import jwt from 'jsonwebtoken';
 import type { Reply } from './server';
 
-/** Records exactly as CONTRACT.md §2 puts them on the REST wire. */
+/** Records exactly as docs/API.md puts them on the REST wire. */
 export interface Song {
   id: number;
   name: string;
@@ -15,7 +15,7 @@ export interface Service {
 
 export const ALLOWED_METHODS = 'GET, POST, PUT, DELETE, OPTIONS';
 
-/** Headers every /api/v1 answer carries (CONTRACT.md §5). */
+/** Headers every /api/v1 answer carries (docs/API.md). */
 function expectCommonHeaders(res: Reply): void {
   expect(res.headers.get('access-control-allow-methods')).toBe(ALLOWED_METHODS);
   expect(res.headers.get('x-content-type-options')).toBe('nosniff');
@@ -64,7 +64,7 @@ export function expectError(res: Reply, status: number, code: string, fields?: s
   expectCommonHeaders(res);
 }
 
-/** Path ids that are not positive integers in range (CONTRACT.md §3): each is a 400. */
+/** Path ids that are not positive integers in range (docs/API.md): each is a 400. */
 export const BAD_IDS = ['abc', '1.5', '0', '-3', '99999999999999999999'];
 
 /** A well-formed HS256 token for an existing user, signed with the wrong secret. */

@@ -5,7 +5,7 @@ import type { KeysetPage, KeysetResult, Page, Paged } from '../../store/types';
 import type { GraphQLContext } from '../context';
 import { decodeCursor, encodeCursor, type CursorScope } from '../cursor';
 
-/** limit/offset arguments, checked (CONTRACT.md §5), as the store's Page. */
+/** limit/offset arguments, checked (docs/API.md), as the store's Page. */
 export const pageOf = (args: { limit?: number | null; offset?: number | null }): Page => checkPage(args);
 
 /**

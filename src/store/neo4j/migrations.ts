@@ -40,7 +40,7 @@ export const SCHEMA_CYPHER = {
 
 /**
  * Data changes applied at every start after the schema, each idempotent. `renumberSetlists` makes
- * positions the songs' places 1..n (CONTRACT.md §3) in graphs written before that rule, keeping
+ * positions the songs' places 1..n (docs/API.md) in graphs written before that rule, keeping
  * their order (position, then link seq); on a graph already numbered it writes nothing.
  * `linkCopies` fills the service date and type on links written before analytics existed.
  */

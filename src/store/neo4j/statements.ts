@@ -15,7 +15,7 @@
  * An Artist whose last song goes keeps its node: deleting it would race with a concurrent MERGE
  * linking to it, and an orphan costs one index entry.
  *
- * Positions are the songs' places in the setlist, 1..n without gaps (CONTRACT.md §3). A link write
+ * Positions are the songs' places in the setlist, 1..n without gaps (docs/API.md). A link write
  * locks the service, then the song(s), reads the setlist's order (linkOrders), computes the new
  * order in TypeScript (src/domain/setlist.ts, shared with SQLite) and writes the positions that
  * changed (placeLinks) and the links that are new (createLinks).

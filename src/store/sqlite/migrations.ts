@@ -61,7 +61,7 @@ export const MIGRATIONS: {
   },
   {
     version: 2,
-    description: 'setlist positions are places 1..n without gaps (CONTRACT.md §3)',
+    description: 'setlist positions are places 1..n without gaps (docs/API.md)',
     // Ties (equal positions) kept link order (id) before: that order becomes the places.
     sql: `
       UPDATE performed_in SET position = r.place

@@ -7,7 +7,7 @@ import type { ServiceSort, SongSort } from '../types';
  *
  * Lists are read a page at a time (`LIMIT @limit OFFSET @offset`, `@limit` -1 for no limit) with
  * their count beside them in the same read transaction. Which index serves each list is stated in
- * README.md ("Paging, counting and search") and checked by test/sqlite.plans.test.ts.
+ * docs/performance.md ("Paging, counting and search") and checked by test/sqlite.plans.test.ts.
  */
 const SONG_ORDER = {
   ID_ASC: 'id',
@@ -106,7 +106,7 @@ export const SQL = {
   servicesForSongsCounts: `
     SELECT p.song_id AS key, count(*) AS total FROM performed_in p JOIN services v ON v.id = p.service_id
     WHERE p.song_id IN (SELECT value FROM json_each(@ids)) AND v.${OF_TYPES} GROUP BY p.song_id`,
-  // Positions are places 1..n (CONTRACT.md §3). Link writes read the order (setlistOrder), compute
+  // Positions are places 1..n (docs/API.md). Link writes read the order (setlistOrder), compute
   // the new one in src/domain/setlist.ts, and write the positions that changed (moveLink) and the
   // new links (insertLink: a plain INSERT, since an upsert would spend an AUTOINCREMENT link id).
   setlistOrder: 'SELECT song_id, position FROM performed_in WHERE service_id = ? ORDER BY position, id',

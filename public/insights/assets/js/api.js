@@ -1,4 +1,4 @@
-// The page's only data path: the GraphQL analytics fields at /graphql (issue 10's names and shapes).
+// The page's only data path: the GraphQL analytics fields at /graphql.
 
 const ENUM_ARGS = new Set(['serviceTypes', 'bucket', 'sort']);
 
