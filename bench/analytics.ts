@@ -272,7 +272,7 @@ const ANALYTICS: Analytic[] = [
     id: 'timeline WEEK',
     scope: 'year',
     path: (w) => `/api/v1/reports/timeline?bucket=WEEK&from=${w.from}&to=${w.to}`,
-    store: (s, w) => s.usageTimeline(bucketsBetween(w.fromMs, w.toMs, 'WEEK', 'UTC'), ALL, null),
+    store: (s, w) => s.usageTimeline(bucketsBetween(w.fromMs, w.toMs, 'WEEK', 'UTC'), inYear(w), null),
   },
   {
     id: 'timeline YEAR',
@@ -280,7 +280,7 @@ const ANALYTICS: Analytic[] = [
     path: () => '/api/v1/reports/timeline?bucket=YEAR',
     store: async (s) => {
       const span = (await s.serviceSpan(ALL))!;
-      return s.usageTimeline(bucketsBetween(span.first, span.last, 'YEAR', 'UTC'), ALL, null);
+      return s.usageTimeline(bucketsBetween(span.first, span.last, 'YEAR', 'UTC'), allTime, null);
     },
     plain: 'timeline',
   },

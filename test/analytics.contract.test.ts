@@ -59,14 +59,33 @@ const WINDOWS: { from: number | null; to: number | null }[] = [
 
 const BUCKETS: TimelineBucket[] = ['WEEK', 'MONTH', 'QUARTER', 'YEAR'];
 
+/**
+ * The timeline's windows: the windows above (their edges cut some buckets: 2023-01-01 is a
+ * Sunday, 2022-06-30 a Thursday), plus one whole ISO week (cut to it, a month's, quarter's or
+ * year's bucket covers exactly a maintained week) and one from a 23:30 Wednesday service to
+ * mid-Sunday.
+ */
+const TIMELINE_WINDOWS = [
+  ...WINDOWS,
+  { from: local('2022-05-09T00:00'), to: local('2022-05-15T23:59:59.999') },
+  { from: local('2022-03-09T23:30'), to: local('2022-03-13T12:00') },
+];
+
+/** The buckets the resolver asks for: from the one holding `from` (or the first service) to `to`'s. */
+function bucketsOf(w: { from: number | null; to: number | null }, span: { first: number; last: number }, bucket: TimelineBucket) {
+  const [first, last] = [w.from ?? span.first, w.to ?? span.last];
+  return first > last ? [] : bucketsBetween(first, last, bucket, ZONE);
+}
+
 /** Every bucket size over the whole history, for all songs and for two songs, in ZONE. */
 async function expectTimelines(store: Store, ref: Reference, serviceTypes: ServiceType[]) {
   const span = ref.serviceSpan(serviceTypes);
   if (!span) return;
+  const all = { from: null, to: null, serviceTypes };
   for (const bucket of BUCKETS) {
     const buckets = bucketsBetween(span.first, span.last, bucket, ZONE);
     for (const songId of [null, 2, 3]) {
-      expect(await store.usageTimeline(buckets, serviceTypes, songId)).toEqual(ref.usageTimeline(buckets, serviceTypes, songId));
+      expect(await store.usageTimeline(buckets, all, songId)).toEqual(ref.usageTimeline(buckets, all, songId));
     }
   }
 }
@@ -136,17 +155,77 @@ export function analyticsContract(harness: AnalyticsHarness): void {
       }
     });
 
-    it('usageTimeline for every bucket size, with and without a song', async () => {
+    it('usageTimeline for every bucket size and window, with and without a song', async () => {
       for (const serviceTypes of TYPE_FILTERS) {
         expect(await store.serviceSpan(serviceTypes)).toEqual(ref.serviceSpan(serviceTypes));
         const span = ref.serviceSpan(serviceTypes)!;
-        for (const bucket of ['WEEK', 'MONTH', 'QUARTER', 'YEAR'] as TimelineBucket[]) {
-          const buckets = bucketsBetween(span.first, span.last, bucket, ZONE);
-          for (const songId of [null, 1, 30]) {
-            expect(await store.usageTimeline(buckets, serviceTypes, songId)).toEqual(ref.usageTimeline(buckets, serviceTypes, songId));
+        for (const w of TIMELINE_WINDOWS) {
+          const window = { ...w, serviceTypes };
+          for (const bucket of BUCKETS) {
+            const buckets = bucketsOf(w, span, bucket);
+            for (const songId of [null, 1, 30]) {
+              expect([bucket, songId, await store.usageTimeline(buckets, window, songId)]).toEqual([
+                bucket,
+                songId,
+                ref.usageTimeline(buckets, window, songId),
+              ]);
+            }
           }
         }
       }
+    });
+
+    it('usageTimeline: the window filters first, so the edge buckets count only inside it', async () => {
+      // A window from a Sunday to a Thursday, in weeks: the first bucket starts on the Monday
+      // before `from` and the last ends on the Sunday after `to`; neither counts those days.
+      const w = { from: local('2022-04-03T00:00'), to: local('2022-04-21T23:59:59.999'), serviceTypes: [...SERVICE_TYPES] };
+      const weeks = bucketsBetween(w.from, w.to, 'WEEK', ZONE);
+      expect(weeks.map((b) => b.start)).toEqual(['2022-03-28', '2022-04-04', '2022-04-11', '2022-04-18'].map((d) => local(`${d}T00:00`)));
+      const got = await store.usageTimeline(weeks, w, null);
+      expect(got.map((b) => b.start)).toEqual(weeks.map((b) => b.start));
+      const services = async (from: number, to: number) => (await store.servicesInRange({ min: from, max: to }, {}, { limit: 1 })).totalCount;
+      // Only the Sunday 2022-04-03 of the first week, and Monday to Thursday of the last.
+      expect(got[0].services).toBe(await services(w.from, local('2022-04-03T23:59:59.999')));
+      expect(got[0].services).toBeLessThan(await services(weeks[0].start, weeks[0].end));
+      expect(got[3].services).toBe(await services(weeks[3].start, w.to));
+      expect(got[3].services).toBeLessThan(await services(weeks[3].start, weeks[3].end));
+    });
+
+    it('usageTimeline (property): for random windows, the buckets add up to the window totals', async () => {
+      const span = ref.serviceSpan([...SERVICE_TYPES])!;
+      const DAY = 86_400_000;
+      // Edges anywhere from a week before the history to a week after, at any minute.
+      const instant = fc.integer({ min: Math.floor((span.first - 7 * DAY) / 60_000), max: Math.ceil((span.last + 7 * DAY) / 60_000) }).map((m) => m * 60_000);
+      const dayStart = instant.map((t) => DateTime.fromMillis(t, { zone: ZONE }).startOf('day').toMillis());
+      const edge = fc.option(fc.oneof(instant, dayStart), { nil: null });
+      await fc.assert(
+        fc.asyncProperty(
+          edge,
+          edge,
+          fc.constantFrom<TimelineBucket>(...BUCKETS),
+          fc.subarray([...SERVICE_TYPES], { minLength: 1 }),
+          fc.constantFrom(null, 1, 2, 5),
+          async (a, b, bucket, serviceTypes, songId) => {
+            const [from, to] = a !== null && b !== null && a > b ? [b, a] : [a, b];
+            const window: AnalyticsWindow = { from, to, serviceTypes };
+            const typeSpan = ref.serviceSpan(serviceTypes)!;
+            const buckets = bucketsOf(window, typeSpan, bucket);
+            const timeline = await store.usageTimeline(buckets, window, songId);
+            expect(timeline.map((r) => r.start)).toEqual(buckets.map((r) => r.start));
+            const sum = (key: 'services' | 'performances') => timeline.reduce((n, r) => n + r[key], 0);
+            if (songId === null) {
+              const report = await store.songUsage({ window, sort: 'TIMES_SUNG', includeUnsung: false });
+              expect(sum('performances')).toBe(report.items.reduce((n, r) => n + r.timesSung, 0));
+              const range = { min: from ?? Number.MIN_SAFE_INTEGER, max: to ?? Number.MAX_SAFE_INTEGER };
+              expect(sum('services')).toBe((await store.servicesInRange(range, { serviceTypes }, { limit: 1 })).totalCount);
+            } else {
+              const [usage] = await store.usageOfSongs([songId], window);
+              expect([sum('services'), sum('performances')]).toEqual([usage.timesSung, usage.timesSung]);
+            }
+          },
+        ),
+        { numRuns: harness.history ? 25 : 60, seed: 20260908 },
+      );
     });
 
     it('artistUsage', async () => {
@@ -350,8 +429,8 @@ describe('analytics on random small histories (fast-check, SQLite vs the referen
             expect(await store.serviceSpan(serviceTypes)).toEqual(span);
             if (span) {
               const buckets = bucketsBetween(from ?? span.first, to ?? span.last, bucket, ZONE);
-              expect(await store.usageTimeline(buckets, serviceTypes, null)).toEqual(ref.usageTimeline(buckets, serviceTypes, null));
-              expect(await store.usageTimeline(buckets, serviceTypes, songIds[0])).toEqual(ref.usageTimeline(buckets, serviceTypes, songIds[0]));
+              expect(await store.usageTimeline(buckets, window, null)).toEqual(ref.usageTimeline(buckets, window, null));
+              expect(await store.usageTimeline(buckets, window, songIds[0])).toEqual(ref.usageTimeline(buckets, window, songIds[0]));
             }
           } finally {
             await store.close();
@@ -490,7 +569,8 @@ describe('SQLite timeline periods and SERVICE_TIME_ZONE', () => {
             for (const bucket of BUCKETS) {
               const buckets = bucketsBetween(span.first, span.last, bucket, bucketZone);
               for (const serviceTypes of TYPE_FILTERS) {
-                expect(await store.usageTimeline(buckets, serviceTypes, null)).toEqual(ref.usageTimeline(buckets, serviceTypes, null));
+                const all = { from: null, to: null, serviceTypes };
+                expect(await store.usageTimeline(buckets, all, null)).toEqual(ref.usageTimeline(buckets, all, null));
               }
             }
           }

@@ -129,16 +129,19 @@ describe('GET /reports/timeline, /reports/artists', () => {
   it('timeline by month from the first service, empty buckets included; with a song', async () => {
     const span = ref.serviceSpan(ALL)!;
     const buckets = bucketsBetween(span.first, day('2024-03-31', true), 'MONTH', ZONE);
-    const expected = ref.usageTimeline(buckets, ALL, null);
-    expectJson(await server.api('GET', '/reports/timeline?bucket=MONTH&to=2024-03-31'), 200, expected);
+    const expected = ref.usageTimeline(buckets, { from: null, to: day('2024-03-31', true), serviceTypes: ALL }, null);
+    // Whole months: none is cut by the window.
+    expectJson(await server.api('GET', '/reports/timeline?bucket=MONTH&to=2024-03-31'), 200, expected.map((b) => ({ ...b, partial: false })));
     expect(expected.at(-1)).toEqual({ start: day('2024-03-01'), services: 0, performances: 0, distinctSongs: 0 });
     const gql = await server.gql('{ usageTimeline(bucket: MONTH, to: "2024-03-31") { start services performances distinctSongs } }');
     expect(gql.body.data.usageTimeline).toEqual(expected);
-    const weeks = bucketsBetween(day('2023-03-01'), day('2023-04-30', true), 'WEEK', ZONE);
+    // 2023-03-01 is a Wednesday and 2023-04-30 a Sunday: the first week is cut, the last is not.
+    const window: AnalyticsWindow = { from: day('2023-03-01'), to: day('2023-04-30', true), serviceTypes: ['SUN_AM'] };
+    const weeks = bucketsBetween(window.from!, window.to!, 'WEEK', ZONE);
     expectJson(
       await server.api('GET', '/reports/timeline?bucket=WEEK&from=2023-03-01&to=2023-04-30&songId=1&serviceType=SUN_AM'),
       200,
-      ref.usageTimeline(weeks, ['SUN_AM'], 1),
+      ref.usageTimeline(weeks, window, 1).map((b, i) => ({ ...b, partial: i === 0 })),
     );
   });
 

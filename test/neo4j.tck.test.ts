@@ -122,6 +122,18 @@ const cases: [string, () => Promise<unknown>][] = [
       }),
   ],
   ['ping', () => store.ping()],
+  [
+    'usageTimeline (a window cutting its first and last week)',
+    () =>
+      store.usageTimeline(
+        [
+          { start: 1_699_833_600_000, end: 1_700_438_399_999 },
+          { start: 1_700_438_400_000, end: 1_701_043_199_999 },
+        ],
+        { from: 1_699_999_000_000, to: 1_700_700_000_000, serviceTypes: ['SUN_AM', 'WED'] },
+        null,
+      ),
+  ],
 ];
 
 describe.each(cases)('%s', (_name, operation) => {

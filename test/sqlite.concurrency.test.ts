@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { bucketsBetween } from '../src/domain/analytics/buckets';
 import { artistKey } from '../src/domain/artists';
-import type { SongUsageQuery } from '../src/store/analytics-types';
+import type { AnalyticsWindow, SongUsageQuery } from '../src/store/analytics-types';
 import { SqliteStore } from '../src/store/sqlite/store';
 import { Reference } from './helpers/analytics-reference';
 
@@ -89,7 +89,8 @@ async function expectUsageExact(store: SqliteStore) {
   const span = ref.serviceSpan(['WED']);
   for (const bucket of ['WEEK', 'YEAR'] as const) {
     const buckets = bucketsBetween(span!.first, span!.last, bucket, 'UTC');
-    expect(await store.usageTimeline(buckets, ['WED'], null)).toEqual(ref.usageTimeline(buckets, ['WED'], null));
+    const wed: AnalyticsWindow = { from: null, to: null, serviceTypes: ['WED'] };
+    expect(await store.usageTimeline(buckets, wed, null)).toEqual(ref.usageTimeline(buckets, wed, null));
   }
   const window = { from: null, to: null, serviceTypes: ['SUN_AM', 'SUN_PM', 'WED'] as const };
   for (let songId = 1; songId <= 8; songId++) {

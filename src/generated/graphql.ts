@@ -245,7 +245,8 @@ export type Query = {
   /**
    * Services, performances and distinct songs per calendar bucket, every bucket from the one
    * holding `from` (or the first service) to the one holding `to` (or the last service), empty
-   * ones included. With `songId`, only that song's performances count.
+   * ones included; the first and last buckets count only what lies inside the window (`partial`).
+   * With `songId`, only that song's performances count.
    */
   usageTimeline: Array<UsageBucket>;
   /** One user (ADMIN, or the user itself); null when unknown. */
@@ -582,13 +583,18 @@ export type TimelineBucket =
   | 'WEEK'
   | 'YEAR';
 
-/** One calendar bucket of a usage timeline. */
+/**
+ * One calendar bucket of a usage timeline. The window filters first: the first and last buckets
+ * count only what lies inside `from`..`to`, so the buckets add up to the window's totals.
+ */
 export type UsageBucket = {
   __typename?: 'UsageBucket';
   distinctSongs: Scalars['Int']['output'];
+  /** True when the window cuts this bucket (the first or last), so it counts only part of its period. */
+  partial: Scalars['Boolean']['output'];
   performances: Scalars['Int']['output'];
   services: Scalars['Int']['output'];
-  /** The instant the bucket starts (local midnight in SERVICE_TIME_ZONE). */
+  /** The instant the calendar bucket starts (local midnight in SERVICE_TIME_ZONE), even when the window cuts it. */
   start: Scalars['Timestamp']['output'];
 };
 
@@ -872,6 +878,7 @@ export interface TimestampScalarConfig extends GraphQLScalarTypeConfig<Resolvers
 
 export type UsageBucketResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['UsageBucket'] = ResolversParentTypes['UsageBucket']> = {
   distinctSongs?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  partial?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   performances?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   services?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   start?: Resolver<ResolversTypes['Timestamp'], ParentType, ContextType>;

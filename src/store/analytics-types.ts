@@ -82,10 +82,14 @@ export interface AnalyticsStore {
   songsSungWith(songId: number, window: AnalyticsWindow, limit: number): Promise<PairingRecord[]>;
   /** Dates of the first and last service of these types; null when there is none. */
   serviceSpan(serviceTypes: ServiceType[]): Promise<{ first: number; last: number } | null>;
-  /** One row per bucket, same order; `buckets` are inclusive epoch-ms bounds. */
+  /**
+   * One row per bucket, same order; `buckets` are calendar periods (inclusive epoch-ms bounds),
+   * each counted only inside the window, so a bucket the window cuts counts part of its period.
+   * `start` is the bucket's own start either way.
+   */
   usageTimeline(
     buckets: readonly { start: number; end: number }[],
-    serviceTypes: ServiceType[],
+    window: AnalyticsWindow,
     songId: number | null,
   ): Promise<UsageBucketRecord[]>;
   artistUsage(window: AnalyticsWindow, page: { limit?: number; offset?: number }): Promise<Ranked<ArtistUsageRecord>>;

@@ -112,13 +112,16 @@ export class Reference {
     return dates.length ? { first: Math.min(...dates), last: Math.max(...dates) } : null;
   }
 
-  usageTimeline(buckets: readonly { start: number; end: number }[], types: ServiceType[], songId: number | null): UsageBucketRecord[] {
+  /** Each bucket counts what lies in both the bucket and the window (the window filters first). */
+  usageTimeline(buckets: readonly { start: number; end: number }[], window: AnalyticsWindow, songId: number | null): UsageBucketRecord[] {
+    const inWindow = this.inWindow(window);
     return buckets.map(({ start, end }) => {
-      const w = { from: start, to: end, serviceTypes: types };
-      const perf = this.performances.filter(this.inWindow(w)).filter((p) => songId === null || p.song.id === songId);
+      const inBucket = this.inWindow({ from: start, to: end, serviceTypes: window.serviceTypes });
+      const counted = (p: { service: ServiceRecord }) => inWindow(p) && inBucket(p);
+      const perf = this.performances.filter(counted).filter((p) => songId === null || p.song.id === songId);
       const services =
         songId === null
-          ? this.services.filter((v) => this.inWindow(w)({ service: v })).length
+          ? this.services.filter((v) => counted({ service: v })).length
           : new Set(perf.map((p) => p.service.id)).size;
       return { start, services, performances: perf.length, distinctSongs: new Set(perf.map((p) => p.song.id)).size };
     });

@@ -162,7 +162,7 @@ export const ANALYTICS_STATEMENTS: Record<AnalyticsStatementName, (g: AnalyticsG
     const buckets = (p.buckets as Row[]).map((b) => ({ start: num(b.startMs), end: num(b.endMs) }));
     const songId = p.songId === null ? null : num(p.songId);
     return reference(g)
-      .usageTimeline(buckets, p.serviceTypes as ServiceType[], songId)
+      .usageTimeline(buckets, windowOf(p), songId)
       .map((b, i) => ({ i: int(i), start: int(b.start), services: int(b.services), performances: int(b.performances), distinctSongs: int(b.distinctSongs) }));
   },
   artistUsageAllTime: (g, p) => {

@@ -21,6 +21,14 @@ export interface Bucket {
 }
 
 /**
+ * Whether a window (inclusive bounds, null when open) cuts `bucket`: a timeline's first and last
+ * buckets count only what lies inside the window (docs/API.md, the timeline's edge buckets), so
+ * such a bucket covers less than its calendar period.
+ */
+export const isPartial = (bucket: Bucket, window: { from: number | null; to: number | null }): boolean =>
+  (window.from !== null && window.from > bucket.start) || (window.to !== null && window.to < bucket.end);
+
+/**
  * The calendar buckets in `zone` from the one holding `first` to the one holding `last`. Luxon's
  * `startOf('week')` is the ISO week (Monday), and its calendar arithmetic keeps local midnight
  * across daylight-saving changes, so a bucket may be 23 or 25 hours longer or shorter.

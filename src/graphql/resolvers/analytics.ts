@@ -1,5 +1,5 @@
 import type { GraphQLResolveInfo } from 'graphql';
-import { bucketsBetween } from '../../domain/analytics/buckets';
+import { bucketsBetween, isPartial } from '../../domain/analytics/buckets';
 import { badParameter, parseBefore, parseWindow, serviceTypesOf } from '../../domain/analytics/window';
 import { checkPage } from '../../domain/validation';
 import type { Resolvers, ServiceType } from '../../generated/graphql';
@@ -74,7 +74,9 @@ export const analyticsResolvers: Resolvers = {
       // No service to anchor an open end: there is no bucket to show.
       if (first === null || last === null || first > last) return [];
       const buckets = bucketsBetween(first, last, args.bucket, ctx.serviceTimeZone);
-      return ctx.store.usageTimeline(buckets, window.serviceTypes, args.songId ?? null);
+      // The store counts each bucket inside the window only (the edge buckets it cuts, partly).
+      const counted = await ctx.store.usageTimeline(buckets, window, args.songId ?? null);
+      return counted.map((row, i) => ({ ...row, partial: isPartial(buckets[i], window) }));
     },
     songUsageById: async (_, { songId, ...window }, ctx) => {
       const song = await requireSong(ctx, songId);

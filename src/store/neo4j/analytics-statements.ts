@@ -231,17 +231,25 @@ MATCH (v:Service)
 WHERE v.serviceType IN $serviceTypes
 RETURN min(v.date) AS first, max(v.date) AS last`,
 
-  /** $buckets: inclusive [startMs, endMs] ranges computed in the service time zone by the caller. */
+  /**
+   * $buckets: inclusive [startMs, endMs] calendar periods computed in the service time zone by the
+   * caller. The window filters first: each bucket counts only its range inside $from..$to
+   * (fromMs..toMs; only the first and last buckets are cut), so the buckets add up to the
+   * window's totals; `start` stays the bucket's own.
+   */
   usageTimeline: `
 UNWIND range(0, size($buckets) - 1) AS i
-WITH i, $buckets[i].startMs AS startMs, $buckets[i].endMs AS endMs
+WITH i, $buckets[i] AS b
+WITH i, b.startMs AS startMs,
+  CASE WHEN b.startMs < $from THEN $from ELSE b.startMs END AS fromMs,
+  CASE WHEN b.endMs > $to THEN $to ELSE b.endMs END AS toMs
 OPTIONAL MATCH (s:Song)-[r:PERFORMED_IN]->(v:Service)
-WHERE r.date >= startMs AND r.date <= endMs AND r.serviceType IN $serviceTypes
+WHERE r.date >= fromMs AND r.date <= toMs AND r.serviceType IN $serviceTypes
   AND ($songId IS NULL OR s.id = $songId)
-WITH i, startMs, endMs, count(r) AS performances, count(DISTINCT s) AS distinctSongs, count(DISTINCT v) AS songServices
+WITH i, startMs, fromMs, toMs, count(r) AS performances, count(DISTINCT s) AS distinctSongs, count(DISTINCT v) AS songServices
 RETURN i, startMs AS start,
   CASE WHEN $songId IS NULL
-    THEN COUNT { MATCH (w:Service) WHERE w.date >= startMs AND w.date <= endMs AND w.serviceType IN $serviceTypes }
+    THEN COUNT { MATCH (w:Service) WHERE w.date >= fromMs AND w.date <= toMs AND w.serviceType IN $serviceTypes }
     ELSE songServices END AS services,
   performances, distinctSongs
 ORDER BY i`,
@@ -300,7 +308,7 @@ export const ANALYTICS_PARAMS = {
   serviceSpan: { serviceTypes: 'LIST<STRING>' },
   usageTimeline: {
     buckets: { rows: { startMs: 'INTEGER', endMs: 'INTEGER' } },
-    serviceTypes: 'LIST<STRING>',
+    ...WINDOW,
     songId: 'INTEGER?',
   },
   artistUsage: { ...WINDOW, offset: 'INTEGER', limit: 'INTEGER' },

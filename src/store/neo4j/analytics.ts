@@ -109,11 +109,11 @@ export class Neo4jAnalytics implements AnalyticsStore {
     return first === null || last === null ? null : { first, last };
   }
 
-  async usageTimeline(buckets: readonly { start: number; end: number }[], serviceTypes: ServiceType[], songId: number | null) {
+  async usageTimeline(buckets: readonly { start: number; end: number }[], window: AnalyticsWindow, songId: number | null) {
     if (buckets.length === 0) return [];
     const rows = await this.run('usageTimeline', {
       buckets: buckets.map((b) => ({ startMs: toInt(b.start), endMs: toInt(b.end) })),
-      serviceTypes: [...serviceTypes],
+      ...windowParams(window),
       songId: songId === null ? null : toInt(songId),
     });
     return rows.map((r) => ({

@@ -180,7 +180,7 @@ export class Neo4jStore implements Store {
   usageOfSongs: Store['usageOfSongs'] = (ids, w) => this.analytics.usageOfSongs(ids, w);
   songsSungWith: Store['songsSungWith'] = (id, w, limit) => this.analytics.songsSungWith(id, w, limit);
   serviceSpan: Store['serviceSpan'] = (types) => this.analytics.serviceSpan(types);
-  usageTimeline: Store['usageTimeline'] = (buckets, types, songId) => this.analytics.usageTimeline(buckets, types, songId);
+  usageTimeline: Store['usageTimeline'] = (buckets, window, songId) => this.analytics.usageTimeline(buckets, window, songId);
   artistUsage: Store['artistUsage'] = (w, page) => this.analytics.artistUsage(w, page);
 
   private async transact<T>(

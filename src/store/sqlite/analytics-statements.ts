@@ -94,7 +94,7 @@ const inWindow = (col: string) => `${col} BETWEEN @from AND @to`;
 /** @songId's links in bucket `counted`: one seek of performed_in_song_usage per type. */
 const songLinks = `(SELECT count(*) FROM performed_in p INDEXED BY performed_in_song_usage
            WHERE p.song_id = @songId AND service_type IN (SELECT value FROM json_each(@types))
-             AND p.service_date BETWEEN counted.start AND counted.end)`;
+             AND p.service_date BETWEEN counted.lo AND counted.hi)`;
 
 export const ANALYTICS_SQL = {
   /**
@@ -195,40 +195,45 @@ export const ANALYTICS_SQL = {
 
   /**
    * Counts per calendar bucket (@buckets: JSON [[start, end], ...], computed in the service time
-   * zone by the caller, which SQLite cannot do). A bucket that is exactly a maintained period
-   * (./timeline-schema.ts: same start and end, so the same instants whatever zone made it) reads
-   * its row: per type services and performances, and the distinct songs of the types' @mask.
-   * Any other bucket, or one song's (@songId), reads its own date range: all songs through
+   * zone by the caller, which SQLite cannot do), each counted only inside the window @from..@to:
+   * the window filters first, so the buckets it cuts (the first and last) count the part of
+   * their period inside it, and the buckets add up to the window's totals. The range counted,
+   * lo..hi, is the bucket cut to the window; `start` stays the bucket's own. A range that is
+   * exactly a maintained period (./timeline-schema.ts: same start and end, so the same instants
+   * whatever zone or kind made it) reads its row: per type services and performances, and the
+   * distinct songs of the types' @mask. Any other range (an edge bucket the window cuts, a bucket
+   * of another zone), or one song's (@songId), reads its date range: all songs through
    * performed_in_date_usage (the types tested with flags, cheaper per row than a set lookup); one
    * song through performed_in_song_usage, one seek per type, where its links in a bucket are its
    * services there (one link per service and song).
    */
   usageTimeline: `
     WITH b AS (
-      SELECT key AS i, json_extract(value, '$[0]') AS start, json_extract(value, '$[1]') AS end
+      SELECT key AS i, json_extract(value, '$[0]') AS start,
+        max(json_extract(value, '$[0]'), @from) AS lo, min(json_extract(value, '$[1]'), @to) AS hi
       FROM json_each(@buckets)
     ),
     counted AS (
-      SELECT b.i, b.start, b.end, tp.kind IS NOT NULL AND @songId IS NULL AS kept,
+      SELECT b.i, b.start, b.lo, b.hi, tp.kind IS NOT NULL AND @songId IS NULL AS kept,
         ${perType((c) => `tp.${c}_services, tp.${c}_links`)},
         CASE @mask ${[1, 2, 3, 4, 5, 6, 7].map((m) => `WHEN ${m} THEN tp.songs_${m}`).join(' ')} END AS songs
       FROM b LEFT JOIN timeline_periods tp
-        ON tp.kind IN ('WEEK', 'MONTH', 'QUARTER', 'YEAR') AND tp.start = b.start AND tp.end = b.end
+        ON tp.kind IN ('WEEK', 'MONTH', 'QUARTER', 'YEAR') AND tp.start = b.lo AND tp.end = b.hi
     )
     SELECT start,
       iif(kept, ${perType((c) => `iif(@${c}, ${c}_services, 0)`, ' + ')},
         iif(@songId IS NULL,
-          (SELECT count(*) FROM services v WHERE v.date BETWEEN counted.start AND counted.end AND ${typeFlag('v.service_type')}),
+          (SELECT count(*) FROM services v WHERE v.date BETWEEN counted.lo AND counted.hi AND ${typeFlag('v.service_type')}),
           ${songLinks})) AS services,
       iif(kept, ${perType((c) => `iif(@${c}, ${c}_links, 0)`, ' + ')},
         iif(@songId IS NULL,
           (SELECT count(*) FROM performed_in p INDEXED BY performed_in_date_usage
-           WHERE p.service_date BETWEEN counted.start AND counted.end AND ${typeFlag('p.service_type')}),
+           WHERE p.service_date BETWEEN counted.lo AND counted.hi AND ${typeFlag('p.service_type')}),
           ${songLinks})) AS performances,
       iif(kept, songs,
         iif(@songId IS NULL,
           (SELECT count(DISTINCT p.song_id) FROM performed_in p INDEXED BY performed_in_date_usage
-           WHERE p.service_date BETWEEN counted.start AND counted.end AND ${typeFlag('p.service_type')}),
+           WHERE p.service_date BETWEEN counted.lo AND counted.hi AND ${typeFlag('p.service_type')}),
           min(1, ${songLinks}))) AS distinct_songs
     FROM counted
     ORDER BY i`,

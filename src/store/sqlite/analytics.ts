@@ -164,9 +164,9 @@ export class SqliteAnalytics {
     return row.first === null || row.last === null ? null : { first: row.first, last: row.last };
   }
 
-  usageTimeline(buckets: readonly { start: number; end: number }[], serviceTypes: ServiceType[], songId: number | null) {
+  usageTimeline(buckets: readonly { start: number; end: number }[], window: AnalyticsWindow, songId: number | null) {
     return this.all<{ start: number; services: number; performances: number; distinct_songs: number }>('usageTimeline', {
-      ...windowParams({ from: null, to: null, serviceTypes }),
+      ...windowParams(window),
       buckets: JSON.stringify(buckets.map((b) => [b.start, b.end])),
       songId,
     }).map((r): UsageBucketRecord => ({

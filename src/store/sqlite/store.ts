@@ -144,8 +144,8 @@ export class SqliteStore implements Store {
     return this.guard(() => this.analytics.serviceSpan(serviceTypes));
   }
 
-  usageTimeline(buckets: readonly { start: number; end: number }[], serviceTypes: ServiceType[], songId: number | null) {
-    return this.guard(() => this.analytics.usageTimeline(buckets, serviceTypes, songId));
+  usageTimeline(buckets: readonly { start: number; end: number }[], window: AnalyticsWindow, songId: number | null) {
+    return this.guard(() => this.analytics.usageTimeline(buckets, window, songId));
   }
 
   artistUsage(window: AnalyticsWindow, page: { limit?: number; offset?: number }) {
