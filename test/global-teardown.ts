@@ -4,12 +4,14 @@ import { createLogger } from '../src/logger';
 import { openApiDocument } from '../src/rest/openapi';
 import { createSofaRouter } from '../src/rest/sofa';
 import { CALL_LOG_ENV, readCalls } from './helpers/api-calls';
-import { undocumentedStatuses } from './helpers/openapi-coverage';
+import { invalidBodies, undocumentedStatuses } from './helpers/openapi-coverage';
 
 /**
  * After every test file has run (however few were selected): each status the suite saw a REST
- * operation answer must be listed for that operation in the served OpenAPI document. A teardown
- * that throws fails the jest run; the message names each undocumented status.
+ * operation answer must be listed for that operation in the served OpenAPI document, and each
+ * success body it saw must be one the operation documents (its Content-Type listed, a JSON body
+ * valid against the response's schema). A teardown that throws fails the jest run; the message
+ * names each undocumented status and each body the document does not describe.
  */
 export default async function globalTeardown(): Promise<void> {
   const dir = process.env[CALL_LOG_ENV];
@@ -17,13 +19,17 @@ export default async function globalTeardown(): Promise<void> {
   try {
     const calls = readCalls(dir);
     if (!calls.length) return;
-    const doc = (await openApiDocument(createSofaRouter(buildSchema(), createLogger('silent')))) as Parameters<
+    const schema = buildSchema();
+    const doc = (await openApiDocument(createSofaRouter(schema, createLogger('silent')), schema)) as Parameters<
       typeof undocumentedStatuses
     >[0];
-    const problems = undocumentedStatuses(doc, calls);
+    const problems = [
+      ...undocumentedStatuses(doc, calls).map((line) => `status: ${line}`),
+      ...invalidBodies(doc, calls).map((line) => `body: ${line}`),
+    ];
     if (problems.length) {
       throw new Error(
-        `The OpenAPI document leaves out ${problems.length} status(es) the suite observed:\n  ${problems.join('\n  ')}`,
+        `The OpenAPI document does not describe ${problems.length} answer(s) the suite observed:\n  ${problems.join('\n  ')}`,
       );
     }
   } finally {

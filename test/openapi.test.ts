@@ -3,11 +3,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { buildSchema as fromSdl } from 'graphql';
 import OpenAPIClientAxios from 'openapi-client-axios';
 import { accessOf } from '../src/graphql/permissions';
 import { openApiPath } from '../src/rest/openapi';
+import { markNullableFields, type SchemaObject } from '../src/rest/openapi-nullable';
 import { ROUTES } from '../src/rest/routes';
-import { undocumentedStatuses, verdictOf } from './helpers/openapi-coverage';
+import type { ApiCall } from './helpers/api-calls';
+import { invalidBodies, undocumentedStatuses, verdictOf } from './helpers/openapi-coverage';
 import { ADMIN, startTestServer, type TestServer } from './helpers/server';
 
 /**
@@ -134,6 +137,105 @@ describe('observed statuses are documented (the check test/global-teardown.ts ru
     const big = await s.api('POST', '/users/login', { body: { username: 'x'.repeat(110_000), password: 'p' } });
     expect(big.status).toBe(413);
     expect(undocumentedStatuses(doc, [wrong, limited, big].map((r) => ({ method: 'POST', path: '/users/login', status: r.status })))).toEqual([]);
+  });
+});
+
+describe('success bodies match their documented schema (the check test/global-teardown.ts runs on every call)', () => {
+  const asCall = (method: string, p: string, res: { status: number; headers: Headers; text: string }): ApiCall => ({
+    method,
+    path: p.split('?')[0],
+    status: res.status,
+    contentType: res.headers.get('content-type') ?? undefined,
+    body: res.text,
+  });
+
+  test('fields that can be null are nullable (and always present); the others are not', () => {
+    const { SongUsage, ServiceTypeUsage, Song } = doc.components.schemas;
+    expect(SongUsage.properties.firstSung).toEqual(expect.objectContaining({ type: 'integer', nullable: true }));
+    expect(SongUsage.properties.lastSung).toEqual(expect.objectContaining({ type: 'integer', nullable: true }));
+    expect(ServiceTypeUsage.properties.lastSung).toEqual(expect.objectContaining({ type: 'integer', nullable: true }));
+    expect(SongUsage.required).toEqual(expect.arrayContaining(['firstSung', 'lastSung']));
+    expect(ServiceTypeUsage.required).toEqual(expect.arrayContaining(['lastSung']));
+    expect(SongUsage.properties.timesSung.nullable).toBeUndefined();
+    expect(Song.properties.id.nullable).toBeUndefined();
+  });
+
+  test('the answers of a song never sung carry null dates, and the document allows them', async () => {
+    const token = await s.adminToken();
+    const song = await s.api('POST', '/songs', { token, body: { name: 'Never Sung', artists: [] } });
+    const service = await s.api('POST', '/services', { token, body: { date: '2024-01-07T10:00:00Z', serviceType: 'SUN_AM' } });
+    const other = await s.api('POST', '/songs', { token, body: { name: 'Sung Once', artists: [] } });
+    await s.api('PUT', `/services/${service.body.id}/songs/${other.body.id}`, { token });
+    const paths = [
+      `/songs/${song.body.id}/usage`,
+      '/reports/songUsage?includeUnsung=true',
+      '/reports/newSongs?from=2024-01-01',
+      `/songs/${other.body.id}/usage`,
+    ];
+    const calls: ApiCall[] = [];
+    for (const p of paths) calls.push(asCall('GET', p, await s.api('GET', p)));
+    expect(calls.map((c) => c.status)).toEqual([200, 200, 200, 200]);
+    // What the check is about: nulls on the wire (a date of a type never sung, a song never sung).
+    expect(calls[0].body).toContain('"lastSung":null');
+    expect(calls[2].body).toContain('"lastSung":null');
+    expect(invalidBodies(doc, calls)).toEqual([]);
+  });
+
+  test('a body its schema refuses, and a Content-Type the operation does not list, are reported', async () => {
+    const song = await s.api('POST', '/songs', { token: await s.adminToken(), body: { name: 'Checked', artists: [] } });
+    const p = `/songs/${song.body.id}/usage`;
+    const ok = asCall('GET', p, await s.api('GET', p));
+    expect(invalidBodies(doc, [ok])).toEqual([]);
+    const body = JSON.parse(ok.body!);
+    const wrong = [
+      { ...ok, body: JSON.stringify({ ...body, lastSung: 'yesterday' }) },
+      { ...ok, body: JSON.stringify({ ...body, timesSung: null }) },
+      { ...ok, body: JSON.stringify({ song: body.song }) },
+      { ...ok, contentType: 'text/csv' },
+    ];
+    expect(invalidBodies(doc, wrong)).toEqual([
+      `GET /api/v1${p} answered 200 with a body the songUsageById 200 schema refuses: /lastSung must be integer`,
+      `GET /api/v1${p} answered 200 with a body the songUsageById 200 schema refuses: /timesSung must be integer`,
+      expect.stringMatching(/refuses: \(root\) must have required property 'timesSung'/),
+      `GET /api/v1${p} answered 200 with text/csv, but songUsageById documents application/json`,
+    ]);
+  });
+
+  test('nullable records, enums and list items: null exactly where GraphQL allows it', () => {
+    const graphql = fromSdl(`
+      type Query { r: R }
+      type R { id: Int!, rec: S, recs: [S!]!, kind: Kind, ints: [Int]! }
+      type S { n: Int! }
+      enum Kind { A B }`);
+    const schemas: Record<string, SchemaObject> = {
+      R: {
+        type: 'object',
+        required: ['id', 'recs', 'ints'],
+        properties: {
+          id: { type: 'integer' },
+          rec: { $ref: '#/components/schemas/S' },
+          recs: { type: 'array', items: { $ref: '#/components/schemas/S' } },
+          kind: { type: 'string', enum: ['A', 'B'] },
+          ints: { type: 'array', items: { type: 'integer' } },
+        },
+      },
+      S: { type: 'object', required: ['n'], properties: { n: { type: 'integer' } } },
+    };
+    markNullableFields(schemas, graphql);
+    const synthetic = {
+      paths: { '/nullables': { get: { operationId: 'nullables', responses: { 200: { content: { 'application/json': { schema: { $ref: '#/components/schemas/R' } } } } } } } },
+      components: { schemas },
+    };
+    const check = (body: unknown) =>
+      invalidBodies(synthetic, [{ method: 'GET', path: '/nullables', status: 200, contentType: 'application/json', body: JSON.stringify(body) }]);
+    const full = { id: 1, rec: { n: 1 }, recs: [{ n: 2 }], kind: 'A', ints: [3] };
+    expect(check(full)).toEqual([]);
+    expect(check({ ...full, rec: null, kind: null, ints: [null, 4] })).toEqual([]);
+    for (const bad of [{ ...full, id: null }, { ...full, recs: [null] }, { ...full, ints: null }, { ...full, kind: 'C' }, { ...full, rec: { n: null } }]) {
+      expect([bad, check(bad)]).toEqual([bad, [expect.stringContaining('schema refuses')]]);
+    }
+    const { rec: _rec, ...missing } = full;
+    expect(check(missing)).toEqual([expect.stringContaining("must have required property 'rec'")]);
   });
 });
 

@@ -1,6 +1,8 @@
+import { GraphQLNonNull, isNonNullType, type GraphQLSchema } from 'graphql';
 import type { MutationResolvers, QueryResolvers } from '../generated/graphql';
 import { accessOf } from '../graphql/permissions';
 import { describeQueryParameter } from './input';
+import { markNullableFields, withNullability, type SchemaObject } from './openapi-nullable';
 import { pathParams, ROUTES, type RestRoute } from './routes';
 import type { SofaRouter } from './sofa';
 import { BASE_PATH } from './sofa';
@@ -234,6 +236,18 @@ function successResponse(route: RestRoute, op: Operation): [string, Record<strin
   return [status, { ...answer, description, ...(Object.keys(headers).length ? { headers } : {}) }];
 }
 
+/**
+ * The answer's schema allows null where the route's GraphQL field can answer null, except on a
+ * single-record read, whose null answer is a 404 (src/rest/router.ts).
+ */
+function allowNullAnswer(route: RestRoute, answer: Record<string, unknown>, graphql: GraphQLSchema, schemas: Record<string, SchemaObject>) {
+  const [root, name] = route.field.split('.');
+  const type = (root === 'Query' ? graphql.getQueryType() : graphql.getMutationType())?.getFields()[name]?.type;
+  const json = (answer.content as Record<string, { schema?: SchemaObject }> | undefined)?.['application/json'];
+  if (!type || !json?.schema) return;
+  json.schema = withNullability(json.schema, route.record && !isNonNullType(type) ? new GraphQLNonNull(type) : type, schemas);
+}
+
 const INFO_DESCRIPTION = `REST API v1 of the worship records service, derived by SOFA from the same GraphQL schema and
 resolvers that serve \`/graphql\`. The users' reference is docs/API.md in the repository.
 
@@ -248,10 +262,11 @@ Public operations need no token (a bad token on them is ignored); the others nee
 /**
  * SOFA's generated OpenAPI document, completed with what only the REST layer knows: operation
  * names, summaries and tags, which routes need a bearer token, every status and header each route
- * answers, and the error shape. SOFA's webhook routes for subscriptions are not served (the schema
+ * answers, and the error shape; and with what SOFA leaves out of the schema `graphql`: which
+ * fields can be null. SOFA's webhook routes for subscriptions are not served (the schema
  * has no subscriptions), so they are left out.
  */
-export async function openApiDocument(sofa: SofaRouter): Promise<unknown> {
+export async function openApiDocument(sofa: SofaRouter, graphql: GraphQLSchema): Promise<unknown> {
   const res = await sofa.fetch(new Request(`http://sofa.internal${BASE_PATH}/openapi.json`));
   const doc = (await res.json()) as Document;
   for (const path of Object.keys(doc.paths)) {
@@ -266,6 +281,8 @@ export async function openApiDocument(sofa: SofaRouter): Promise<unknown> {
   // SOFA describes the root types as if they were records; REST has no such objects.
   delete doc.components.schemas.Query;
   delete doc.components.schemas.Mutation;
+  const schemas = doc.components.schemas as Record<string, SchemaObject>;
+  markNullableFields(schemas, graphql);
   doc.components.schemas.Error = {
     type: 'object',
     required: ['error'],
@@ -322,6 +339,7 @@ export async function openApiDocument(sofa: SofaRouter): Promise<unknown> {
     op.tags = [tagOf(route)];
     op.security = isPublic(route.field) ? [] : [{ bearerAuth: [] }];
     const [status, success] = successResponse(route, op);
+    allowNullAnswer(route, success, graphql, schemas);
     op.responses = { [status]: success, ...errorResponses(route, op) };
   }
   dropEmptyRequired(doc);

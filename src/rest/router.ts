@@ -104,7 +104,7 @@ export function createRestRouter(schema: GraphQLSchema, services: Services, cors
   let openapi: Promise<unknown> | undefined;
   router.get('/openapi.json', async (_req, res, next) => {
     try {
-      openapi ??= openApiDocument(sofa);
+      openapi ??= openApiDocument(sofa, schema);
       res.json(await openapi);
     } catch (err) {
       openapi = undefined;

@@ -79,7 +79,7 @@ export async function startTestServer(
     }
     const res = await fetch(`${server.url}${p}`, { method, headers, body });
     const text = await res.text();
-    recordCall(method, p, res.status);
+    recordCall(method, p, res.status, { contentType: res.headers.get('content-type'), text });
     let parsed: unknown = null;
     if (text) {
       try {
