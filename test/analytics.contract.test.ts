@@ -583,6 +583,27 @@ describe('SQLite timeline periods and SERVICE_TIME_ZONE', () => {
     }
   });
 
+  it('in a window, whole buckets read their maintained period; only the two edge buckets read their range', async () => {
+    const store = new SqliteStore(':memory:', ZONE);
+    try {
+      await generateHistory(store, { seed: 4, zone: ZONE, songs: 8, start: '2024-01-07', weeks: 6, unsung: 1 });
+      // Mark every period row: a bucket answered from its row shows the mark, one read from the
+      // history does not.
+      const db = (store as unknown as { db: { prepare(sql: string): { run(): unknown } } }).db;
+      db.prepare('UPDATE timeline_periods SET sun_am_services = sun_am_services + 1000').run();
+      const window: AnalyticsWindow = { from: local('2024-01-10T00:00'), to: local('2024-02-08T12:00'), serviceTypes: ['SUN_AM'] };
+      const weeks = bucketsBetween(window.from!, window.to!, 'WEEK', ZONE);
+      expect(weeks).toHaveLength(5);
+      const marked = (await store.usageTimeline(weeks, window, null)).map((b) => b.services >= 1000);
+      expect(marked).toEqual([false, true, true, true, false]);
+      // A window that starts and ends with its buckets cuts none: all read their rows.
+      const whole = { ...window, from: weeks[0].start, to: weeks[4].end };
+      expect((await store.usageTimeline(weeks, whole, null)).every((b) => b.services >= 1000)).toBe(true);
+    } finally {
+      await store.close();
+    }
+  });
+
   it('a bulk import that fails leaves the store, its triggers and its aggregates as they were', async () => {
     const store = new SqliteStore(':memory:', ZONE);
     try {
