@@ -68,7 +68,7 @@ const Env = z.object({
   CORS_ORIGINS: z.string().default('*'),
   GRAPHQL_INTROSPECTION: bool.optional(),
   GRAPHQL_MAX_DEPTH: int(1, 100).default(10),
-  GRAPHQL_MAX_COST: int(1, 1_000_000).default(5000),
+  GRAPHQL_MAX_COST: int(1, 1_000_000_000).default(20_000),
   GRAPHQL_MAX_ALIASES: int(0, 1000).default(15),
   LOGIN_MAX_FAILURES: int(1, 1000).default(10),
   LOGIN_WINDOW_SECONDS: int(1, 86400).default(900),

@@ -2,13 +2,12 @@ import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
 import { expressMiddleware } from '@as-integrations/express5';
-import { costLimitRule } from '@escape.tech/graphql-armor-cost-limit';
 import { maxAliasesRule } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
 import type { GatewayInterface } from '@apollo/server-gateway-interface';
 import { printSchema, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
-import { analyticsCostRule } from './analytics-cost';
 import { createCompiledExecute } from './compiled';
+import { costLimit } from './cost-limit';
 import { toAppError } from '../http/errors';
 import { documentStore } from './document-store';
 import { guardNesting, refuseSubscriptions, reportLimit } from './guards';
@@ -17,6 +16,7 @@ import { createContext, type GraphQLContext, type Services } from './context';
 export interface GraphQLOptions {
   introspection: boolean;
   maxDepth: number;
+  /** The most an operation may cost (docs/API.md: Limits), counted with its variables. */
   maxCost: number;
   maxAliases: number;
   /** Extra Apollo plugins (operation metrics and log names: src/observability/apollo-plugin.ts). */
@@ -36,8 +36,8 @@ function formatError(services: Services) {
 }
 
 /**
- * Apollo's executor seam. Apollo still parses, validates (depth, cost and alias limits included)
- * and caches documents; execution runs each document compiled once by graphql-jit, as REST does.
+ * Apollo's executor seam. Apollo still parses, validates (depth and alias limits included) and
+ * caches documents, and the cost limit runs once the operation and its variables are known; execution runs each document compiled once by graphql-jit, as REST does.
  * No federation is involved: the "gateway" serves this one local schema.
  */
 function compiledExecution(schema: GraphQLSchema): GatewayInterface {
@@ -81,13 +81,12 @@ export async function createGraphQLHandler(schema: GraphQLSchema, services: Serv
     // from a validation rule as a masked 500, which tells the client nothing.
     validationRules: [
       maxDepthRule({ n: opts.maxDepth, ...reportLimit }),
-      costLimitRule({ maxCost: opts.maxCost, ...reportLimit }),
-      analyticsCostRule(opts.maxCost),
       maxAliasesRule({ n: opts.maxAliases, ...reportLimit }),
     ],
     formatError: formatError(services),
     plugins: [
       refuseSubscriptions,
+      costLimit(opts.maxCost),
       // The schema sets no cache hints; the plugin would still wrap every field resolution.
       ApolloServerPluginCacheControlDisabled(),
       opts.introspection
