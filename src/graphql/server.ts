@@ -12,6 +12,7 @@ import { toAppError } from '../http/errors';
 import { documentStore } from './document-store';
 import { guardNesting, refuseSubscriptions, reportLimit } from './guards';
 import { createContext, type GraphQLContext, type Services } from './context';
+import { responseLimit } from './response-limit';
 
 export interface GraphQLOptions {
   introspection: boolean;
@@ -19,6 +20,8 @@ export interface GraphQLOptions {
   /** The most an operation may cost (docs/API.md: Limits), counted with its variables. */
   maxCost: number;
   maxAliases: number;
+  /** The largest answer body, in bytes (MAX_RESPONSE_BYTES). */
+  maxResponseBytes: number;
   /** Extra Apollo plugins (operation metrics and log names: src/observability/apollo-plugin.ts). */
   plugins?: ApolloServerPlugin<GraphQLContext>[];
 }
@@ -66,6 +69,7 @@ function compiledExecution(schema: GraphQLSchema): GatewayInterface {
 }
 
 export async function createGraphQLHandler(schema: GraphQLSchema, services: Services, opts: GraphQLOptions) {
+  const answers = responseLimit(opts.maxResponseBytes);
   const server = new ApolloServer<GraphQLContext>({
     gateway: compiledExecution(schema),
     documentStore: documentStore(),
@@ -84,9 +88,12 @@ export async function createGraphQLHandler(schema: GraphQLSchema, services: Serv
       maxAliasesRule({ n: opts.maxAliases, ...reportLimit }),
     ],
     formatError: formatError(services),
+    stringifyResult: answers.stringifyResult,
     plugins: [
       refuseSubscriptions,
       costLimit(opts.maxCost),
+      // Before the operations plugin, so that its outcome counts a refused answer as an error.
+      answers.plugin,
       // The schema sets no cache hints; the plugin would still wrap every field resolution.
       ApolloServerPluginCacheControlDisabled(),
       opts.introspection
