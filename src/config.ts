@@ -70,7 +70,7 @@ const Env = z.object({
   CORS_ORIGINS: z.string().default('*'),
   GRAPHQL_INTROSPECTION: bool.optional(),
   GRAPHQL_MAX_DEPTH: int(1, 100).default(10),
-  GRAPHQL_MAX_COST: int(1, 1_000_000_000).default(20_000),
+  GRAPHQL_MAX_COST: int(1, 1e15).default(50_000),
   GRAPHQL_MAX_ALIASES: int(0, 1000).default(15),
   MAX_RESPONSE_BYTES: int(1024, 1024 * 1024 * 1024).default(10 * 1024 * 1024),
   LOGIN_MAX_FAILURES: int(1, 1000).default(10),

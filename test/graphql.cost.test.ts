@@ -106,24 +106,24 @@ describe('defaults', () => {
   test('byServiceType holds one entry per service type', () => {
     const types = schema.getType('ServiceType');
     expect(isEnumType(types) && types.getValues().length).toBe(COST_TABLE.sizes['SongUsage.byServiceType']);
-    expect(costOf('{ songUsage(limit: 2) { byServiceType { timesSung } } }')).toBe(4000 + 1 + 2 * (1 + 3 * 1));
+    expect(costOf('{ songUsage(limit: 2) { byServiceType { timesSung } } }')).toBe(10000 + 1 + 2 * (1 + 3 * 1));
   });
 
   test('songsSungWith without limit: its default of 20', () => {
-    expect(costOf('{ songsSungWith(songId: 1) { together } }')).toBe(2000 + 1 + 20);
-    expect(costOf('{ songsSungWith(songId: 1, limit: 1000) { together } }')).toBe(2000 + 1 + 1000);
+    expect(costOf('{ songsSungWith(songId: 1) { together } }')).toBe(5000 + 1 + 20);
+    expect(costOf('{ songsSungWith(songId: 1, limit: 1000) { together } }')).toBe(5000 + 1 + 1000);
   });
 });
 
 describe('analytics weights', () => {
   test('a root analytic adds its weight once', () => {
-    expect(costOf('{ songUsage(limit: 1) { timesSung } }')).toBe(4000 + 1 + 1);
-    expect(costOf('{ a: songUsage(limit: 1) { timesSung } b: songUsage(limit: 1) { timesSung } }')).toBe(2 * 4002);
+    expect(costOf('{ songUsage(limit: 1) { timesSung } }')).toBe(10000 + 1 + 1);
+    expect(costOf('{ a: songUsage(limit: 1) { timesSung } b: songUsage(limit: 1) { timesSung } }')).toBe(2 * 10002);
   });
 
   test('Song.usage is batched: its weight is not multiplied by the songs above it', () => {
-    expect(costOf('{ songs(limit: 1000) { usage { timesSung } } }')).toBe(1 + 1000 * (1 + 1) + 2000);
-    expect(costOf('{ songs(limit: 1) { usage { timesSung } } }')).toBe(1 + 1 * (1 + 1) + 2000);
+    expect(costOf('{ songs(limit: 1000) { usage { timesSung } } }')).toBe(1 + 1000 * (1 + 1) + 5000);
+    expect(costOf('{ songs(limit: 1) { usage { timesSung } } }')).toBe(1 + 1 * (1 + 1) + 5000);
   });
 });
 

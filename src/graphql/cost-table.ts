@@ -40,17 +40,17 @@ export const MAX_PAGE = 1000;
  */
 export const COST_TABLE: CostTable = {
   weights: {
-    // Aggregates over the whole history: with the default limit (20,000) one document holds at
-    // most four of them, as it held four when the limit was 5,000 and they weighed 1,000.
-    'Query.songUsage': 4000,
-    'Query.songsNotSungSince': 4000,
-    'Query.newSongs': 4000,
-    'Query.usageTimeline': 4000,
-    'Query.artistUsage': 4000,
-    'Query.songsSungWith': 2000,
-    'Query.songUsageById': 800,
+    // Aggregates over the whole history, a fifth of the default limit (50,000) each: one document
+    // holds at most four of them.
+    'Query.songUsage': 10_000,
+    'Query.songsNotSungSince': 10_000,
+    'Query.newSongs': 10_000,
+    'Query.usageTimeline': 10_000,
+    'Query.artistUsage': 10_000,
+    'Query.songsSungWith': 5_000,
+    'Query.songUsageById': 2_000,
     // One batched statement per window and level, however many songs.
-    'Song.usage': 2000,
+    'Song.usage': 5_000,
   },
   sizes: {
     'Query.songsConnection': DEFAULT_FIRST,
