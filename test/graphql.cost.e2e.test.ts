@@ -113,18 +113,33 @@ describe('list sizes count', () => {
 describe('every documented query stays under the default limit', () => {
   const schema = buildSchema();
 
-  /** GraphQL documents of the docs: curl bodies (`-d '{"query": ...}'`) and inline code that is a valid query. */
-  function documentedQueries(): { where: string; query: string; operationName?: string }[] {
+  interface Documented {
+    where: string;
+    query: string;
+    operationName?: string;
+    variables?: Record<string, unknown>;
+    /** The answer the docs show for it, when they show one. */
+    shown?: string;
+  }
+
+  /** Examples the docs give as refused, with the cost they name. */
+  const REFUSED_INLINE: Record<string, number> = { '{ services { id songs { id } } }': 1_002_001 };
+
+  /**
+   * GraphQL documents of the docs: curl bodies (`-d '{"query": ...}'`, with the answer on the next
+   * line), inline code and ```graphql blocks that are valid operations of the schema.
+   */
+  function documentedQueries(): Documented[] {
     const files = [path.join(ROOT, 'README.md'), ...fs.readdirSync(path.join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => path.join(ROOT, 'docs', f))];
-    const found: { where: string; query: string; operationName?: string }[] = [];
+    const found: Documented[] = [];
     for (const file of files) {
       const text = fs.readFileSync(file, 'utf8');
       const where = path.relative(ROOT, file);
-      for (const m of text.matchAll(/-d '(\{"query".*?\})'/g)) {
-        const body = JSON.parse(m[1]) as { query: string; operationName?: string };
-        found.push({ where, query: body.query, operationName: body.operationName });
+      for (const m of text.matchAll(/-d '(\{"query".*?\})'\n([^\n]*)/g)) {
+        const body = JSON.parse(m[1]) as { query: string; operationName?: string; variables?: Record<string, unknown> };
+        found.push({ where, ...body, shown: m[2] });
       }
-      for (const m of text.matchAll(/`([^`\n]*\{[^`\n]*\})`/g)) {
+      for (const m of [...text.matchAll(/`([^`\n]*\{[^`\n]*\})`/g), ...text.matchAll(/```graphql\n([\s\S]*?)```/g)]) {
         try {
           const document = parse(m[1]);
           if (validate(schema, document).length === 0) found.push({ where, query: m[1] });
@@ -136,7 +151,7 @@ describe('every documented query stays under the default limit', () => {
     return found;
   }
 
-  test('the docs and the README', async () => {
+  test('the docs and the README: under the limit, or refused as they say', async () => {
     const queries = documentedQueries();
     // The ones this test must find, so that a change of format cannot make it vacuous.
     expect(queries.map((q) => q.query)).toEqual(
@@ -145,13 +160,25 @@ describe('every documented query stays under the default limit', () => {
         '{ services(limit: 20) { songs(limit: 3) { name } } }',
         expect.stringContaining('songsConnection(first: 2, sort: NAME_ASC)'),
         expect.stringContaining('songsNotSungSince'),
+        expect.stringContaining('query Setlists($n: Int = 100)'),
+        ...Object.keys(REFUSED_INLINE),
       ]),
     );
     const token = await s.adminToken();
-    for (const { where, query, operationName } of queries) {
-      const res = await s.raw('POST', '/graphql', { body: { query, operationName }, token });
-      if (costErrors(res).length) throw new Error(`${where}: ${query} is refused: ${res.text}`);
+    let refusedAsShown = 0;
+    for (const { where, query, operationName, variables, shown } of queries) {
+      const res = await s.raw('POST', '/graphql', { body: { query, operationName, variables }, token });
+      if (shown?.includes('Cost limit')) {
+        // The docs show the refusal: it is that one, word for word.
+        expect({ where, answer: res.text.trim() }).toEqual({ where, answer: shown });
+        refusedAsShown++;
+      } else if (query in REFUSED_INLINE) {
+        expectRefused(res, REFUSED_INLINE[query]);
+      } else if (costErrors(res).length) {
+        throw new Error(`${where}: ${query} is refused: ${res.text}`);
+      }
     }
+    expect(refusedAsShown).toBeGreaterThanOrEqual(2);
   });
 
   test("the Insights page's queries, as its own module builds them", async () => {

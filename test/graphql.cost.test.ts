@@ -176,6 +176,24 @@ describe('derived from the schema', () => {
   });
 });
 
+describe('the numbers docs/API.md gives', () => {
+  test('the worked example', () => {
+    const setlists = 'query Setlists($n: Int = 100) { services(limit: $n) { id date songs(limit: 10) { name } } }';
+    expect(costOf(setlists)).toBe(1301);
+    expect(costOf(setlists, { n: 1000 })).toBe(13_001);
+    expect(costOf('{ services { id songs { id } } }')).toBe(1_002_001);
+    expect(costOf('query($n: Int) { services(limit: $n) { id songs(limit: $n) { id } } }', { n: 1000 })).toBe(1_002_001);
+  });
+
+  test('what the default limit (50,000) lets through', () => {
+    expect(costOf('{ services(limit: 1000) { id date serviceType songs(limit: 10) { id name artists } } }')).toBe(34_001);
+    const usage = 'song { id name artists } timesSung firstSung lastSung byServiceType { serviceType timesSung lastSung } asOpener asCloser';
+    expect(costOf(`{ songUsage { ${usage} } }`)).toBe(29_001);
+    // The Insights page's heaviest query (public/insights/assets/js/api.js, newSongs).
+    expect(costOf('{ newSongs { song { id name artists } timesSung firstSung lastSung } }')).toBe(17_001);
+  });
+});
+
 describe('the table', () => {
   test('names only fields of the schema (also checked when compiling)', () => {
     for (const key of [...Object.keys(COST_TABLE.weights), ...Object.keys(COST_TABLE.sizes)]) {
