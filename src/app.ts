@@ -54,6 +54,7 @@ export async function createApp(config: Config, rawStore: Store, log: Logger): P
     maxDepth: config.graphqlMaxDepth,
     maxCost: config.graphqlMaxCost,
     maxAliases: config.graphqlMaxAliases,
+    maxResponseBytes: config.maxResponseBytes,
     plugins: [observability.apolloPlugin],
   });
 
@@ -80,7 +81,7 @@ export async function createApp(config: Config, rawStore: Store, log: Logger): P
 
   mountExplorers(app);
   app.use(insightsRouter(config.serviceTimeZone));
-  app.use(BASE_PATH, createRestRouter(schema, services, config.corsOrigins));
+  app.use(BASE_PATH, createRestRouter(schema, services, config.corsOrigins, config.maxResponseBytes));
 
   if (!config.graphqlIntrospection) app.get('/graphql', graphqlBrowserRedirect);
   app.use(

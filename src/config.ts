@@ -23,6 +23,8 @@ export interface Config {
   graphqlMaxDepth: number;
   graphqlMaxCost: number;
   graphqlMaxAliases: number;
+  /** The largest answer body either facade sends; a larger one is refused (docs/API.md). */
+  maxResponseBytes: number;
   loginMaxFailures: number;
   loginWindowSeconds: number;
   /** Express `trust proxy`: set when running behind a load balancer so client addresses are right. */
@@ -68,8 +70,9 @@ const Env = z.object({
   CORS_ORIGINS: z.string().default('*'),
   GRAPHQL_INTROSPECTION: bool.optional(),
   GRAPHQL_MAX_DEPTH: int(1, 100).default(10),
-  GRAPHQL_MAX_COST: int(1, 1_000_000).default(5000),
+  GRAPHQL_MAX_COST: int(1, 1e15).default(50_000),
   GRAPHQL_MAX_ALIASES: int(0, 1000).default(15),
+  MAX_RESPONSE_BYTES: int(1024, 1024 * 1024 * 1024).default(10 * 1024 * 1024),
   LOGIN_MAX_FAILURES: int(1, 1000).default(10),
   LOGIN_WINDOW_SECONDS: int(1, 86400).default(900),
   TRUST_PROXY: z.string().optional(),
@@ -155,6 +158,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     graphqlMaxDepth: e.GRAPHQL_MAX_DEPTH,
     graphqlMaxCost: e.GRAPHQL_MAX_COST,
     graphqlMaxAliases: e.GRAPHQL_MAX_ALIASES,
+    maxResponseBytes: e.MAX_RESPONSE_BYTES,
     loginMaxFailures: e.LOGIN_MAX_FAILURES,
     loginWindowSeconds: e.LOGIN_WINDOW_SECONDS,
     trustProxy: e.TRUST_PROXY ?? false,

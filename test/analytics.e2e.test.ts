@@ -204,7 +204,7 @@ describe('bad input: 400 naming the parameter, 404 for unknown songs', () => {
     expect((await server.gql(report(4))).body.data.r3).toHaveLength(1);
     const res = await server.gql(report(6));
     expect(res.status).toBe(400);
-    expect(res.body.errors[0]).toMatchObject({ message: expect.stringMatching(/Cost limit of 5000 exceeded/), extensions: { code: 'BAD_REQUEST' } });
+    expect(res.body.errors[0]).toMatchObject({ message: expect.stringMatching(/Cost limit of 50000 exceeded/), extensions: { code: 'BAD_REQUEST' } });
     expect(res.body).not.toHaveProperty('data');
   });
 

@@ -466,7 +466,7 @@ describeWithBrowser('Insights page (headless Chromium, demo data)', (chromiumPat
   });
 
   it("shows the API's errors plainly, in the view that asked, with a way to try again", async () => {
-    // A real server whose cost limit refuses the heavier analytics (1000 each) but not the lighter ones.
+    // A real server whose cost limit refuses the heavier analytics (10,000 each) but not the lighter ones.
     const strict = await startTestServer({ SQLITE_PATH: server.dbPath, GRAPHQL_MAX_COST: '600' });
     try {
       const g = await open('', undefined, strict.url.replace('localhost', '127.0.0.1'));

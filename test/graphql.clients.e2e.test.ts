@@ -59,7 +59,7 @@ describe('Apollo Client 3', () => {
 
     const { data } = await apollo.query({
       query: gql`
-        query One($id: Int!) { song(id: $id) { name services { date serviceType songs { name } } } }
+        query One($id: Int!) { song(id: $id) { name services { date serviceType songs(limit: 10) { name } } } }
       `,
       variables: { id: song.id },
     });

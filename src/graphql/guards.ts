@@ -10,7 +10,7 @@ import { nestingDepth } from './nesting';
 export const MAX_NESTING = 128;
 
 /** A client mistake Apollo answers as it is: 400, code BAD_REQUEST (contract §5). */
-function badRequest(message: string): GraphQLError {
+export function badRequest(message: string): GraphQLError {
   // `http` is Apollo's own extension (status and headers of the answer); it never reaches the client.
   const http = { status: 400, headers: new HeaderMap() };
   return new GraphQLError(message, { extensions: { code: 'BAD_REQUEST', http } as Record<string, unknown> });

@@ -2,23 +2,26 @@ import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
 import { expressMiddleware } from '@as-integrations/express5';
-import { costLimitRule } from '@escape.tech/graphql-armor-cost-limit';
 import { maxAliasesRule } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
 import type { GatewayInterface } from '@apollo/server-gateway-interface';
 import { printSchema, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
-import { analyticsCostRule } from './analytics-cost';
 import { createCompiledExecute } from './compiled';
+import { costLimit } from './cost-limit';
 import { toAppError } from '../http/errors';
 import { documentStore } from './document-store';
 import { guardNesting, refuseSubscriptions, reportLimit } from './guards';
 import { createContext, type GraphQLContext, type Services } from './context';
+import { responseLimit } from './response-limit';
 
 export interface GraphQLOptions {
   introspection: boolean;
   maxDepth: number;
+  /** The most an operation may cost (docs/API.md: Limits), counted with its variables. */
   maxCost: number;
   maxAliases: number;
+  /** The largest answer body, in bytes (MAX_RESPONSE_BYTES). */
+  maxResponseBytes: number;
   /** Extra Apollo plugins (operation metrics and log names: src/observability/apollo-plugin.ts). */
   plugins?: ApolloServerPlugin<GraphQLContext>[];
 }
@@ -36,8 +39,8 @@ function formatError(services: Services) {
 }
 
 /**
- * Apollo's executor seam. Apollo still parses, validates (depth, cost and alias limits included)
- * and caches documents; execution runs each document compiled once by graphql-jit, as REST does.
+ * Apollo's executor seam. Apollo still parses, validates (depth and alias limits included) and
+ * caches documents, and the cost limit runs once the operation and its variables are known; execution runs each document compiled once by graphql-jit, as REST does.
  * No federation is involved: the "gateway" serves this one local schema.
  */
 function compiledExecution(schema: GraphQLSchema): GatewayInterface {
@@ -66,6 +69,7 @@ function compiledExecution(schema: GraphQLSchema): GatewayInterface {
 }
 
 export async function createGraphQLHandler(schema: GraphQLSchema, services: Services, opts: GraphQLOptions) {
+  const answers = responseLimit(opts.maxResponseBytes);
   const server = new ApolloServer<GraphQLContext>({
     gateway: compiledExecution(schema),
     documentStore: documentStore(),
@@ -81,13 +85,15 @@ export async function createGraphQLHandler(schema: GraphQLSchema, services: Serv
     // from a validation rule as a masked 500, which tells the client nothing.
     validationRules: [
       maxDepthRule({ n: opts.maxDepth, ...reportLimit }),
-      costLimitRule({ maxCost: opts.maxCost, ...reportLimit }),
-      analyticsCostRule(opts.maxCost),
       maxAliasesRule({ n: opts.maxAliases, ...reportLimit }),
     ],
     formatError: formatError(services),
+    stringifyResult: answers.stringifyResult,
     plugins: [
       refuseSubscriptions,
+      costLimit(opts.maxCost),
+      // Before the operations plugin, so that its outcome counts a refused answer as an error.
+      answers.plugin,
       // The schema sets no cache hints; the plugin would still wrap every field resolution.
       ApolloServerPluginCacheControlDisabled(),
       opts.introspection

@@ -9,6 +9,7 @@ import { accessOf, decideAccess, type Access } from '../graphql/permissions';
 import { bodyParserError, jsonBody } from '../http/body';
 import { clientError, toAppError } from '../http/errors';
 import { rejectUndecodablePaths } from '../http/path';
+import { oversize, sendJsonWithin } from '../http/response-size';
 import { sendError } from './errors';
 import { songUsageCsv, wantsCsv } from './csv';
 import { readArguments } from './input';
@@ -77,7 +78,7 @@ function sofaHandlers(sofa: ReturnType<typeof createSofaRouter>): Map<string, So
  * Location, X-Total-Count, 404 for unknown records, one JSON error shape. This module is the only
  * place that knows REST.
  */
-export function createRestRouter(schema: GraphQLSchema, services: Services, corsOrigins: string[] | '*') {
+export function createRestRouter(schema: GraphQLSchema, services: Services, corsOrigins: string[] | '*', maxResponseBytes: number) {
   const log: Logger = services.log;
   const sofa = createSofaRouter(schema, log);
   const router = express.Router();
@@ -177,12 +178,19 @@ export function createRestRouter(schema: GraphQLSchema, services: Services, cors
         // A list the resolver did not count is the whole answer (an unpaged list, a top-N).
         const total = graphqlContext.totalCounts.get(route.field.split('.')[1]);
         if (Array.isArray(payload)) res.set('X-Total-Count', String(total ?? payload.length));
+        // An answer over MAX_RESPONSE_BYTES is an error, and the error describes no list.
+        const refuse = (error: AppError) => {
+          res.removeHeader('X-Total-Count');
+          sendError(res, error);
+        };
         if (csv) {
           const csv = songUsageCsv(payload as never, values, services.serviceTimeZone);
+          const tooLarge = oversize(csv.body, maxResponseBytes);
+          if (tooLarge) return refuse(tooLarge);
           res.type('text/csv; charset=utf-8').attachment(csv.fileName).send(csv.body);
           return;
         }
-        res.json(payload);
+        sendJsonWithin(res, payload, maxResponseBytes, refuse);
       } catch (err) {
         next(err);
       }

@@ -8,7 +8,7 @@ import type { GraphQLContext } from '../context';
 import { itemsOf } from './paging';
 import { requireSong } from './songs';
 
-const DEFAULT_PAIRINGS = 20;
+export const DEFAULT_PAIRINGS = 20;
 
 /** The page of a ranked list, noting the full count for REST's X-Total-Count. */
 function ranked<T>(ctx: GraphQLContext, info: GraphQLResolveInfo, result: Ranked<T>): T[] {

@@ -17,7 +17,7 @@ export function itemsOf<T>(ctx: GraphQLContext, info: GraphQLResolveInfo, paged:
   return paged.items;
 }
 
-const DEFAULT_FIRST = 20;
+export const DEFAULT_FIRST = 20;
 
 /** A Relay connection page from a keyset read of the store. */
 export async function connection<T extends { id: number }>(

@@ -1,0 +1,64 @@
+import type { GraphQLScalarType } from 'graphql';
+import type { Resolvers } from '../generated/graphql';
+import { DEFAULT_PAIRINGS } from './resolvers/analytics';
+import { DEFAULT_FIRST } from './resolvers/paging';
+
+/**
+ * `Type.field` of every object field of the schema, from the generated resolver types: a key of
+ * the tables below that names no field (a typo, a field since removed) does not compile.
+ */
+export type FieldCoordinate = {
+  [T in keyof Resolvers]-?: NonNullable<Resolvers[T]> extends GraphQLScalarType
+    ? never
+    : `${T & string}.${Exclude<keyof NonNullable<Resolvers[T]>, `__${string}`> & string}`;
+}[keyof Resolvers];
+
+/** What the cost rule (./cost.ts) needs to know beyond the schema. */
+export interface CostTable {
+  /**
+   * Work in the database, added once per field in the document: each such field runs as one
+   * statement per level, batched over all its parents, so its weight is not multiplied by them.
+   */
+  weights: Partial<Record<FieldCoordinate, number>>;
+  /**
+   * Items of a list field (or, for a connection, of its page) when no `limit`/`first`/`last`
+   * argument is given: the resolver's default, or a real bound.
+   */
+  sizes: Partial<Record<FieldCoordinate, number>>;
+  /** Items charged for any other list returned whole. */
+  assumedListSize: number;
+  /** The largest page `limit`, `first` and `last` accept; a larger value is refused when it runs. */
+  maxListSize: number;
+}
+
+/** The largest page of every list (docs/API.md: `limit` and `first` are 1 to 1000). */
+export const MAX_PAGE = 1000;
+
+/**
+ * The cost of every field that is not one value per item (docs/API.md, GraphQL: Limits). A new
+ * list field needs no entry: its `limit`/`first`/`last` argument, or the assumed size, counts it.
+ */
+export const COST_TABLE: CostTable = {
+  weights: {
+    // Aggregates over the whole history, a fifth of the default limit (50,000) each: one document
+    // holds at most four of them.
+    'Query.songUsage': 10_000,
+    'Query.songsNotSungSince': 10_000,
+    'Query.newSongs': 10_000,
+    'Query.usageTimeline': 10_000,
+    'Query.artistUsage': 10_000,
+    'Query.songsSungWith': 5_000,
+    'Query.songUsageById': 2_000,
+    // One batched statement per window and level, however many songs.
+    'Song.usage': 5_000,
+  },
+  sizes: {
+    'Query.songsConnection': DEFAULT_FIRST,
+    'Query.servicesConnection': DEFAULT_FIRST,
+    'Query.songsSungWith': DEFAULT_PAIRINGS,
+    // One entry per ServiceType of the filter: at most the three types.
+    'SongUsage.byServiceType': 3,
+  },
+  assumedListSize: MAX_PAGE,
+  maxListSize: MAX_PAGE,
+};
