@@ -18,9 +18,10 @@ async function main() {
   }
   // Loaded only once the configuration is known to be good, so a bad setting fails at once.
   const { startServer } = require('./server') as typeof import('./server');
+  const { INSIGHTS_PATH } = require('./explorers') as typeof import('./explorers');
   const server = await startServer(config, log);
   log.info(
-    { store: config.store, rest: `${server.url}/api/v1`, graphql: `${server.url}/graphql` },
+    { store: config.store, rest: `${server.url}/api/v1`, graphql: `${server.url}/graphql`, insights: `${server.url}${INSIGHTS_PATH}` },
     `listening on ${server.url}`,
   );
 

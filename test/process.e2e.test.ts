@@ -75,6 +75,12 @@ describe('a server process on one database, started twice', () => {
     const records = logRecords(r.output.stdout);
     const messages = records.map((rec) => rec.msg);
     expect(messages).toContain(`listening on http://localhost:${port}`);
+    // Where to point a browser is in the startup line.
+    expect(records.find((rec) => rec.msg === `listening on http://localhost:${port}`)).toMatchObject({
+      insights: `http://localhost:${port}/insights`,
+      rest: `http://localhost:${port}/api/v1`,
+      graphql: `http://localhost:${port}/graphql`,
+    });
     expect(messages).toContain('created the ADMIN user from ADMIN_USERNAME');
     expect(messages).toContain('shutting down');
     expect(r.output.stderr).toBe('');
