@@ -6,8 +6,9 @@
  * SQLite's online backup API (better-sqlite3's `db.backup`) copies the database page by page and
  * restarts when a writer changes a page it already copied, so the copy is one committed state,
  * never a torn one; writers are not blocked meanwhile. The copy is then switched to the rollback
- * journal (one file at rest), opened on its own and checked with `PRAGMA integrity_check`. The file is created readable by its owner only (0600):
- * it holds password hashes. For Neo4j use `neo4j-admin database dump` (see docs/operations.md).
+ * journal (one file at rest), opened on its own and checked with `PRAGMA integrity_check`. The
+ * file is created readable by its owner only (0600): it holds password hashes. For Neo4j use
+ * `neo4j-admin database dump` (see docs/operations.md).
  */
 import fs from 'node:fs';
 import path from 'node:path';
