@@ -59,6 +59,9 @@ export async function createApp(config: Config, rawStore: Store, log: Logger): P
   });
 
   const app = express();
+  // Off before the first middleware: helmet would drop the header too, but only from the answers
+  // that pass it, and /metrics is answered before it.
+  app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy);
   app.set('etag', false);
   app.use(observability.router);

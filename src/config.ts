@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import path from 'node:path';
 import { Info } from 'luxon';
 import { z } from 'zod';
 
@@ -12,8 +13,17 @@ export interface Config {
   sqlitePath: string;
   neo4j: { uri?: string; user?: string; password?: string; database?: string };
   jwtSecret: string;
-  /** True when JWT_SECRET was not set and a random one was made for this process. */
+  /**
+   * True when JWT_SECRET was not set: `jwtSecret` is then random, for this process only, until
+   * main.ts replaces it by the secret kept in `jwtSecretFile`.
+   */
   jwtSecretGenerated: boolean;
+  /**
+   * Without JWT_SECRET, where a generated secret is kept so tokens outlive a restart: `jwt-secret`
+   * in the data directory. Unset when JWT_SECRET is given, and for an in-memory SQLite store
+   * without DATA_DIR (whose users end with the process anyway).
+   */
+  jwtSecretFile?: string;
   jwtExpiresIn: string;
   admin?: { username: string; password: string };
   serviceTimeZone: string;
@@ -55,6 +65,7 @@ const Env = z.object({
   NODE_ENV: z.string().optional(),
   STORE: z.enum(['sqlite', 'neo4j'], { error: "must be 'sqlite' or 'neo4j'" }).default('sqlite'),
   SQLITE_PATH: z.string().min(1).default('./data/songs.db'),
+  DATA_DIR: z.string().min(1).optional(),
   NEO4J_URI: z.string().optional(),
   NEO4J_USER: z.string().optional(),
   NEO4J_PASSWORD: z.string().optional(),
@@ -80,6 +91,18 @@ const Env = z.object({
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   SHUTDOWN_TIMEOUT_SECONDS: int(0, 600).default(10),
 });
+
+/** The file, in the data directory, that keeps a generated JWT secret. */
+export const KEPT_SECRET_NAME = 'jwt-secret';
+
+/**
+ * The directory of the service's own files when DATA_DIR is not set: the SQLite file's, or
+ * `./data` (where that file is by default) with Neo4j. None for an in-memory SQLite store.
+ */
+function defaultDataDir(store: 'sqlite' | 'neo4j', sqlitePath: string): string | undefined {
+  if (store === 'neo4j') return 'data';
+  return sqlitePath === ':memory:' ? undefined : path.dirname(sqlitePath);
+}
 
 /** Every variable the API reads (docs/operations.md: Configuration; .env.example lists them all). */
 export const ENV_NAMES = Object.keys(Env.shape);
@@ -141,6 +164,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (problems.length) throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
 
   const origins = e.CORS_ORIGINS.split(',').map((o) => o.trim()).filter(Boolean);
+  const dataDir = e.DATA_DIR ?? defaultDataDir(e.STORE, e.SQLITE_PATH);
   return {
     port: e.PORT,
     host: e.HOST,
@@ -150,6 +174,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     neo4j: { uri: e.NEO4J_URI, user: e.NEO4J_USER, password: e.NEO4J_PASSWORD, database: e.NEO4J_DATABASE },
     jwtSecret: e.JWT_SECRET ?? crypto.randomBytes(48).toString('base64url'),
     jwtSecretGenerated: !e.JWT_SECRET,
+    jwtSecretFile: !e.JWT_SECRET && dataDir !== undefined ? path.join(dataDir, KEPT_SECRET_NAME) : undefined,
     jwtExpiresIn: e.JWT_EXPIRES_IN,
     admin: e.ADMIN_USERNAME && e.ADMIN_PASSWORD ? { username: e.ADMIN_USERNAME, password: e.ADMIN_PASSWORD } : undefined,
     serviceTimeZone: e.SERVICE_TIME_ZONE,

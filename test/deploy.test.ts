@@ -60,6 +60,24 @@ describe('Dockerfile', () => {
     expect(dockerfile).toMatch(/^VOLUME \/app\/data$/m);
     expect(dockerfile).toMatch(/^USER node$/m);
   });
+
+  it('runs the service as node itself (PID 1), never through npm or a shell, so SIGTERM reaches it', () => {
+    const instructions = parseDockerfile(dockerfile);
+    expect(instructions.filter((i) => i.keyword === 'ENTRYPOINT')).toEqual([]);
+    const cmd = instructions.filter((i) => i.keyword === 'CMD');
+    expect(cmd).toHaveLength(1);
+    expect(JSON.parse(cmd[0].args)).toEqual(['node', 'dist/main.js']);
+    expect(instructions.find((i) => i.keyword === 'STOPSIGNAL')?.args).toBe('SIGTERM');
+  });
+});
+
+describe('npm start', () => {
+  // npm runs a script through `sh -c`; npm passes SIGTERM on to that shell, and a shell waiting on
+  // node dies without passing it further. `exec` makes node the process npm signals.
+  // test/start.e2e.test.ts runs it.
+  it('execs node, so the signal npm passes on reaches the service', () => {
+    expect(JSON.parse(read('package.json')).scripts.start).toMatch(/^exec node dist\/main\.js$/);
+  });
 });
 
 describe('docker-compose.yml', () => {
