@@ -145,6 +145,10 @@ export function prepareLauncher(log: (line: string) => void = (l) => console.err
       // Another run finished the same cache first: use theirs.
       if (!fs.existsSync(classpathFile)) throw err;
     }
+    // One entry is kept: those of earlier poms, sources or Javas are never read again.
+    for (const entry of fs.readdirSync(CACHE_DIR)) {
+      if (/^[0-9a-f]{16}$/.test(entry) && entry !== hash) fs.rmSync(path.join(CACHE_DIR, entry), { recursive: true, force: true });
+    }
   } finally {
     fs.rmSync(work, { recursive: true, force: true });
   }
