@@ -147,8 +147,16 @@ function* slices<T>(items: T[]): Generator<T[]> {
 
 /** SKIP/LIMIT parameters; no limit is the largest safe integer (Cypher has no "no limit" value). */
 const limits = (page: Page) => ({ offset: toInt(page.offset ?? 0), limit: toInt(page.limit ?? Number.MAX_SAFE_INTEGER) });
+/**
+ * Cypher list indices are 32-bit: a slice bound past 2^31 - 1 is refused by the server ("Expected
+ * an integer between -2147483648 and 2147483647"), and no list is that long, so clamp to it.
+ */
+const MAX_LIST_INDEX = 2 ** 31 - 1;
 /** The per-parent slice [offset..end] of the relation reads. */
-const slice = (page: Page = {}) => ({ offset: toInt(page.offset ?? 0), end: toInt(pageEnd(page)) });
+const slice = (page: Page = {}) => ({
+  offset: toInt(Math.min(page.offset ?? 0, MAX_LIST_INDEX)),
+  end: toInt(Math.min(pageEnd(page), MAX_LIST_INDEX)),
+});
 const typesParam = (filter: ServiceFilter = {}) => [...(filter.serviceTypes ?? ALL_SERVICE_TYPES)];
 const totalOf = (row: Neo4jRecord) => fromInt(row.get('total'), 'count');
 
