@@ -11,7 +11,23 @@ export interface Config {
   production: boolean;
   store: 'sqlite' | 'neo4j';
   sqlitePath: string;
-  neo4j: { uri?: string; user?: string; password?: string; database?: string };
+  neo4j: {
+    uri?: string;
+    user?: string;
+    password?: string;
+    database?: string;
+    /** How long a transaction is retried through transient failures (a leader election) before 503. */
+    retrySeconds: number;
+    /** Connections this process may hold open to Neo4j. */
+    maxPoolSize: number;
+  };
+  /**
+   * Apply the store's migrations when the service starts (Neo4j: false leaves them to
+   * `npm run migrate:neo4j`, and the service waits for them to be done).
+   */
+  migrateOnStart: boolean;
+  /** How long a starting instance waits for another's migration before giving up. */
+  migrationWaitSeconds: number;
   jwtSecret: string;
   /**
    * True when JWT_SECRET was not set: `jwtSecret` is then random, for this process only, until
@@ -70,6 +86,11 @@ const Env = z.object({
   NEO4J_USER: z.string().optional(),
   NEO4J_PASSWORD: z.string().optional(),
   NEO4J_DATABASE: z.string().optional(),
+  // Long enough to ride out a cluster's leader election (seconds, typically under 20).
+  NEO4J_RETRY_SECONDS: int(0, 600).default(30),
+  NEO4J_MAX_POOL_SIZE: int(1, 10_000).default(100),
+  MIGRATE_ON_START: bool.default(true),
+  MIGRATION_WAIT_SECONDS: int(0, 86_400).default(300),
   JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   JWT_EXPIRES_IN: z.string().regex(DURATION, "must be a duration such as 3600, '15m', '1h' or '7d'").default('1h'),
   ADMIN_USERNAME: z.string().optional(),
@@ -171,7 +192,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     production,
     store: e.STORE,
     sqlitePath: e.SQLITE_PATH,
-    neo4j: { uri: e.NEO4J_URI, user: e.NEO4J_USER, password: e.NEO4J_PASSWORD, database: e.NEO4J_DATABASE },
+    neo4j: {
+      uri: e.NEO4J_URI,
+      user: e.NEO4J_USER,
+      password: e.NEO4J_PASSWORD,
+      database: e.NEO4J_DATABASE,
+      retrySeconds: e.NEO4J_RETRY_SECONDS,
+      maxPoolSize: e.NEO4J_MAX_POOL_SIZE,
+    },
+    migrateOnStart: e.MIGRATE_ON_START,
+    migrationWaitSeconds: e.MIGRATION_WAIT_SECONDS,
     jwtSecret: e.JWT_SECRET ?? crypto.randomBytes(48).toString('base64url'),
     jwtSecretGenerated: !e.JWT_SECRET,
     jwtSecretFile: !e.JWT_SECRET && dataDir !== undefined ? path.join(dataDir, KEPT_SECRET_NAME) : undefined,

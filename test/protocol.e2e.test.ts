@@ -315,7 +315,15 @@ describe('health', () => {
       // ...and requests that need it answer 503 UNAVAILABLE rather than a 500.
       const api = await fetch(`${server.url}/api/v1/songs`);
       expect(api.status).toBe(503);
+      expect(api.headers.get('retry-after')).toBe('5');
       expect((await api.json()).error.code).toBe('UNAVAILABLE');
+      // GraphQL carries the same advice in the error's extensions.
+      const gql = await fetch(`${server.url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query: '{ songs { id } }' }),
+      });
+      expect((await gql.json()).errors[0].extensions).toEqual({ code: 'UNAVAILABLE', retryAfter: 5 });
     } finally {
       await server.close();
     }

@@ -139,7 +139,11 @@ const RESPONSES = {
     content: errorBody,
   },
   Internal: { description: '`INTERNAL`: a fault of the server; the message carries no internals', content: errorBody },
-  Unavailable: { description: '`UNAVAILABLE`: the database cannot be reached; try again shortly', content: errorBody },
+  Unavailable: {
+    description: '`UNAVAILABLE`: the database cannot be reached; try again after `Retry-After` seconds',
+    headers: { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } },
+    content: errorBody,
+  },
 };
 
 const HEADERS = {
@@ -149,7 +153,10 @@ const HEADERS = {
     schema: { type: 'integer', minimum: 0 },
   },
   WWWAuthenticate: { description: 'Always `Bearer`', schema: { type: 'string' } },
-  RetryAfter: { description: 'Seconds until a login for this username may be tried again', schema: { type: 'integer', minimum: 0 } },
+  RetryAfter: {
+    description: 'Seconds to wait before trying again (429: until a login for this username may be tried again)',
+    schema: { type: 'integer', minimum: 0 },
+  },
 };
 
 const ref = (name: keyof typeof RESPONSES) => ({ $ref: `#/components/responses/${name}` });

@@ -52,3 +52,15 @@ export async function stopLocalNeo4jForRun(): Promise<void> {
   delete holder[KEY];
   await server?.stop();
 }
+
+/**
+ * Drop every constraint and index (but the token lookup indexes every database has), so the next
+ * start meets the database a new deployment meets: empty, without schema.
+ */
+export async function dropSchema(driver: Driver, database?: string): Promise<void> {
+  const q = (text: string) => driver.executeQuery(text, {}, { database });
+  for (const r of (await q('SHOW CONSTRAINTS YIELD name')).records) await q(`DROP CONSTRAINT \`${r.get('name')}\` IF EXISTS`);
+  for (const r of (await q("SHOW INDEXES YIELD name, type WHERE type <> 'LOOKUP'")).records) {
+    await q(`DROP INDEX \`${r.get('name')}\` IF EXISTS`);
+  }
+}

@@ -604,11 +604,12 @@ export const MAINTENANCE_PARAMS = {
 
 /** Labels, relationship types and property keys of the model, for the linter's typo checks. */
 export const GRAPH_VOCABULARY = {
-  labels: ['Song', 'Service', 'User', 'Artist', 'Sequence'],
+  labels: ['Song', 'Service', 'User', 'Artist', 'Sequence', 'MigrationLock', 'MigrationStep'],
   relationshipTypes: ['PERFORMED_IN', 'BY'],
   propertyKeys: [
     'id', 'name', 'artists', 'key', 'date', 'serviceType', 'position', 'seq',
     'username', 'usernameKey', 'passwordHash', 'role', 'tokenVersion', 'value', '_lock',
+    'owner', 'until', 'finishedAt',
     ...USAGE_PROPERTIES,
   ],
 };

@@ -585,13 +585,24 @@ export class Neo4jStore implements Store {
     return placeByIndex(ids.length, rows, toUser);
   }
 
+  /**
+   * Credentials (password hash, token version, role) are read in a WRITE transaction, which on a
+   * cluster runs on the leader: a read transaction may go to a follower that has not applied the
+   * latest commit yet, and the bookmarks that would make it wait are this process's own, so after
+   * a password change or demotion acknowledged by another instance, the old password, token or
+   * role would still pass here for the replication lag. On a single server both modes are alike.
+   */
+  private readCredentials<T>(work: (tx: Tx) => Promise<T>) {
+    return this.transact('WRITE', work);
+  }
+
   async credentialsByUsername(username: string) {
-    const [row] = await this.read((tx) => run(tx, 'credentialsByKey', { usernameKey: usernameKey(username) }));
+    const [row] = await this.readCredentials((tx) => run(tx, 'credentialsByKey', { usernameKey: usernameKey(username) }));
     return row ? toCredentials(row) : null;
   }
 
   async credentialsById(id: number) {
-    const [row] = await this.read((tx) => run(tx, 'credentialsById', { id: toInt(id) }));
+    const [row] = await this.readCredentials((tx) => run(tx, 'credentialsById', { id: toInt(id) }));
     return row ? toCredentials(row) : null;
   }
 

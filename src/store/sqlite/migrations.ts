@@ -152,25 +152,33 @@ export class SchemaTooNewError extends Error {
   }
 }
 
+/**
+ * Apply every pending migration, each recorded in `schema_migrations`. The check and all the
+ * migrations run in ONE `BEGIN IMMEDIATE` transaction: it takes the file's write lock before
+ * reading what is applied, so of two processes opening one file at the same moment (two API
+ * instances, or the service and a command-line tool) the second waits for the first to commit
+ * (the connection's busy_timeout bounds the wait), then finds nothing left to do. Checked and
+ * applied separately, both would read "not applied" and the second would re-run DDL the first
+ * had already committed ("duplicate column", "no such trigger").
+ */
 export function migrate(db: Database.Database): number[] {
-  db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
-    version INTEGER PRIMARY KEY, description TEXT NOT NULL, applied_at TEXT NOT NULL)`);
-  const applied = new Set(
-    db.prepare('SELECT version FROM schema_migrations').pluck().all() as number[],
-  );
-  const newest = Math.max(...applied, 0);
   const known = Math.max(...MIGRATIONS.map((m) => m.version));
-  if (newest > known) throw new SchemaTooNewError(newest, known);
-  const done: number[] = [];
-  for (const m of MIGRATIONS) {
-    if (applied.has(m.version)) continue;
-    db.transaction(() => {
+  const run = db.transaction((): number[] => {
+    db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+      version INTEGER PRIMARY KEY, description TEXT NOT NULL, applied_at TEXT NOT NULL)`);
+    const applied = new Set(db.prepare('SELECT version FROM schema_migrations').pluck().all() as number[]);
+    const newest = Math.max(...applied, 0);
+    if (newest > known) throw new SchemaTooNewError(newest, known);
+    const done: number[] = [];
+    for (const m of MIGRATIONS) {
+      if (applied.has(m.version)) continue;
       db.exec(m.sql);
       m.after?.(db);
       db.prepare('INSERT INTO schema_migrations (version, description, applied_at) VALUES (?, ?, ?)')
         .run(m.version, m.description, new Date().toISOString());
-    }).immediate();
-    done.push(m.version);
-  }
-  return done;
+      done.push(m.version);
+    }
+    return done;
+  });
+  return run.immediate();
 }

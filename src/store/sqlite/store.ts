@@ -93,6 +93,19 @@ const typesParam = (filter: ServiceFilter = {}) => JSON.stringify(filter.service
 // Conditions of the database itself (locked, I/O failure, file gone), as opposed to a bug.
 const UNAVAILABLE_CODES = /^SQLITE_(BUSY|LOCKED|IOERR|CANTOPEN|FULL|READONLY|NOTADB|CORRUPT)/;
 
+/** How long a call waits for another connection's write lock before answering UNAVAILABLE. */
+const BUSY_TIMEOUT_MS = 5_000;
+/** Default of SqliteStoreOptions.migrationWaitMs (MIGRATION_WAIT_SECONDS). */
+export const MIGRATION_WAIT_MS = 300_000;
+
+export interface SqliteStoreOptions {
+  /**
+   * Opening waits this long for another process's migration or timeline rebuild of the same file
+   * (which holds the write lock), then fails with SQLITE_BUSY.
+   */
+  migrationWaitMs?: number;
+}
+
 /**
  * The embedded store. better-sqlite3 is synchronous, so each call runs to completion before the
  * next starts in this process; multi-statement writes still run in IMMEDIATE transactions so that
@@ -110,17 +123,21 @@ export class SqliteStore implements Store {
   constructor(
     filename: string,
     private readonly serviceTimeZone = 'UTC',
+    options: SqliteStoreOptions = {},
   ) {
     if (filename !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(filename)), { recursive: true });
     this.db = new Database(filename);
+    // Set before anything takes a lock: while another process migrates the file (or rebuilds its
+    // timeline), opening waits for it, up to the migration wait, instead of failing at once.
+    this.db.pragma(`busy_timeout = ${options.migrationWaitMs ?? MIGRATION_WAIT_MS}`);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('foreign_keys = ON');
-    this.db.pragma('busy_timeout = 5000');
     // WAL with NORMAL sync is durable across application crashes; only an OS crash or power loss
     // can lose the last transactions, never corrupt the file.
     this.db.pragma('synchronous = NORMAL');
     migrate(this.db);
     openTimeline(this.db, serviceTimeZone);
+    this.db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     this.analytics = new SqliteAnalytics(this.db);
   }
 
