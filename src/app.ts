@@ -3,6 +3,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import helmet from 'helmet';
 import type { Logger } from 'pino';
 import { LoginLimiter } from './auth/login-limiter';
+import { createLimiterStore } from './limits/limiter-store';
 import { TokenService } from './auth/tokens';
 import type { Config } from './config';
 import { AppError, ERROR_STATUS } from './errors';
@@ -40,11 +41,13 @@ export async function createApp(config: Config, rawStore: Store, log: Logger): P
   const observability = createObservability({ log, tokens, metricsToken: config.metricsToken });
   const lifecycle = new Lifecycle();
   const store = observability.measureStore(rawStore);
+  // Login (and request) counts: in this process's memory, or in the Redis every instance shares.
+  const limits = createLimiterStore(config.redisUrl, log);
 
   const services: Services = {
     store,
     tokens,
-    loginLimiter: LoginLimiter.inMemory(config.loginMaxFailures, config.loginWindowSeconds, observability.loginEvents),
+    loginLimiter: LoginLimiter.in(limits, config.loginMaxFailures, config.loginWindowSeconds, observability.loginEvents),
     serviceTimeZone: config.serviceTimeZone,
     log,
   };
@@ -122,6 +125,7 @@ export async function createApp(config: Config, rawStore: Store, log: Logger): P
     lifecycle,
     close: async () => {
       await graphql.stop();
+      await limits.close();
     },
   };
 }

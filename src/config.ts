@@ -28,6 +28,8 @@ export interface Config {
   migrateOnStart: boolean;
   /** How long a starting instance waits for another's migration before giving up. */
   migrationWaitSeconds: number;
+  /** Redis shared by every instance for login and request limits; unset: counted per process. */
+  redisUrl?: string;
   jwtSecret: string;
   /**
    * True when JWT_SECRET was not set: `jwtSecret` is then random, for this process only, until
@@ -91,6 +93,10 @@ const Env = z.object({
   NEO4J_MAX_POOL_SIZE: int(1, 10_000).default(100),
   MIGRATE_ON_START: bool.default(true),
   MIGRATION_WAIT_SECONDS: int(0, 86_400).default(300),
+  REDIS_URL: z
+    .string()
+    .refine((v) => /^rediss?:\/\/[^\s]+$/.test(v) && URL.canParse(v), 'must be a redis:// or rediss:// URL')
+    .optional(),
   JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   JWT_EXPIRES_IN: z.string().regex(DURATION, "must be a duration such as 3600, '15m', '1h' or '7d'").default('1h'),
   ADMIN_USERNAME: z.string().optional(),
@@ -129,7 +135,7 @@ function defaultDataDir(store: 'sqlite' | 'neo4j', sqlitePath: string): string |
 export const ENV_NAMES = Object.keys(Env.shape);
 
 /** Secrets that may also come from a file (`<NAME>_FILE`), as Docker and Kubernetes secrets are mounted. */
-export const FILE_SECRETS = ['JWT_SECRET', 'ADMIN_PASSWORD', 'NEO4J_PASSWORD', 'METRICS_TOKEN'] as const;
+export const FILE_SECRETS = ['JWT_SECRET', 'ADMIN_PASSWORD', 'NEO4J_PASSWORD', 'METRICS_TOKEN', 'REDIS_URL'] as const;
 
 /**
  * Replace each `<NAME>_FILE` by the file's content as `<NAME>` (one trailing newline dropped, as
@@ -202,6 +208,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     migrateOnStart: e.MIGRATE_ON_START,
     migrationWaitSeconds: e.MIGRATION_WAIT_SECONDS,
+    redisUrl: e.REDIS_URL,
     jwtSecret: e.JWT_SECRET ?? crypto.randomBytes(48).toString('base64url'),
     jwtSecretGenerated: !e.JWT_SECRET,
     jwtSecretFile: !e.JWT_SECRET && dataDir !== undefined ? path.join(dataDir, KEPT_SECRET_NAME) : undefined,
