@@ -31,8 +31,24 @@ function fileName(values: Record<string, unknown>, zone: string): string {
 }
 
 /**
+ * Cells a spreadsheet would read as a formula (OWASP, CSV injection): those starting with `=`,
+ * `+`, `-`, `@`, a tab or a carriage return, and the full-width forms of the first four, which
+ * some spreadsheets normalise. Song names, artists and copyright lines are written by any
+ * signed-in user, and this file is opened by an administrator.
+ */
+const FORMULA_START = /^[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/;
+
+/**
+ * csv-stringify's `escape_formulas` prefixes such a cell with a single quote (the same set of
+ * characters as FORMULA_START); OWASP also asks for the cell to be quoted, which `quoted_match`
+ * does. The JSON answer is never touched: this is only how the CSV spells the value.
+ */
+const NEUTRALISE_FORMULAS = { escape_formulas: true, quoted_match: FORMULA_START } as const;
+
+/**
  * The usage report as CSV: a header row, then one row per song; dates as local YYYY-MM-DD days
- * in SERVICE_TIME_ZONE; one column per service type of the filter. csv-stringify does the quoting.
+ * in SERVICE_TIME_ZONE; one column per service type of the filter. csv-stringify does the quoting
+ * and neutralises formulas.
  */
 export function songUsageCsv(rows: SongUsageRecord[], values: Record<string, unknown>, zone: string) {
   const types: ServiceType[] = rows[0]?.byServiceType.map((t) => t.serviceType) ??
@@ -48,6 +64,6 @@ export function songUsageCsv(rows: SongUsageRecord[], values: Record<string, unk
       localDay(r.lastSung, zone),
       ...r.byServiceType.map((t) => t.timesSung),
     ]),
-  ]);
+  ], NEUTRALISE_FORMULAS);
   return { fileName: fileName(values, zone), body };
 }
