@@ -30,6 +30,13 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => server.close());
 
+/**
+ * A usage row as REST answers it: the song's licensing details beside it (none in this history).
+ * GraphQL answers what the query selects, so the reference's rows compare as they are there.
+ */
+const onRest = <T extends object>(row: T) => ({ ...row, ccliNumber: null, copyright: null });
+const rowsOnRest = <T extends object>(rows: T[]) => rows.map(onRest);
+
 const USAGE = 'song { id name artists } timesSung firstSung lastSung byServiceType { serviceType timesSung lastSung } asOpener asCloser';
 const Q1: AnalyticsWindow = { from: day('2023-04-01'), to: day('2023-06-30', true), serviceTypes: ALL };
 
@@ -37,7 +44,7 @@ describe('GET /reports/songUsage and songUsage', () => {
   it('answers the reference report, paged, with X-Total-Count, on both facades', async () => {
     const expected = ref.songUsage({ window: Q1, sort: 'TIMES_SUNG', includeUnsung: false, limit: 5, offset: 2 });
     const res = await server.api('GET', '/reports/songUsage?from=2023-04-01&to=2023-06-30&limit=5&offset=2');
-    expectJson(res, 200, expected.items);
+    expectJson(res, 200, rowsOnRest(expected.items));
     expect(res.headers.get('x-total-count')).toBe(String(expected.total));
     const gql = await server.gql(`{ songUsage(from: "2023-04-01", to: "2023-06-30", limit: 5, offset: 2) { ${USAGE} } }`);
     expect(gql.body).toEqual({ data: { songUsage: expected.items } });
@@ -48,7 +55,7 @@ describe('GET /reports/songUsage and songUsage', () => {
     for (const sort of ['LAST_SUNG', 'LEAST_RECENTLY_SUNG', 'NAME', 'TIMES_SUNG'] as const) {
       const expected = ref.songUsage({ window, sort, includeUnsung: true });
       const res = await server.api('GET', `/reports/songUsage?to=2023-12-31&serviceType=WED&serviceType=SUN_PM&sort=${sort}&includeUnsung=true`);
-      expectJson(res, 200, expected.items);
+      expectJson(res, 200, rowsOnRest(expected.items));
       const gql = await server.gql(`{ songUsage(to: "2023-12-31", serviceTypes: [WED, SUN_PM], sort: ${sort}, includeUnsung: true) { ${USAGE} } }`);
       expect(gql.body.data.songUsage).toEqual(expected.items);
     }
@@ -82,7 +89,7 @@ describe('GET /reports/songUsage and songUsage', () => {
     const all = await server.api('GET', '/reports/songUsage?format=csv');
     expect(all.headers.get('content-disposition')).toMatch(/^attachment; filename="?song-usage_all-time\.csv"?$/);
     expect((parse(all.text) as string[][])[0]).toEqual(['id', 'title', 'artists', 'timesSung', 'firstSung', 'lastSung', 'SUN_AM', 'SUN_PM', 'WED']);
-    expectJson(await server.api('GET', '/reports/songUsage?format=json&limit=1'), 200, ref.songUsage({ window: { from: null, to: null, serviceTypes: ALL }, sort: 'TIMES_SUNG', includeUnsung: false, limit: 1 }).items);
+    expectJson(await server.api('GET', '/reports/songUsage?format=json&limit=1'), 200, rowsOnRest(ref.songUsage({ window: { from: null, to: null, serviceTypes: ALL }, sort: 'TIMES_SUNG', includeUnsung: false, limit: 1 }).items));
   });
 });
 
@@ -91,7 +98,7 @@ describe('rotation, new songs, one song', () => {
 
   it('GET /songs/notSungSince/:date and songsNotSungSince', async () => {
     const expected = ref.songUsage({ window: allTime, sort: 'LEAST_RECENTLY_SUNG', includeUnsung: true, lastBefore: day('2024-01-15') - 1 });
-    expectJson(await server.api('GET', '/songs/notSungSince/2024-01-15'), 200, expected.items);
+    expectJson(await server.api('GET', '/songs/notSungSince/2024-01-15'), 200, rowsOnRest(expected.items));
     const gql = await server.gql(`{ songsNotSungSince(date: "2024-01-15") { ${USAGE} } }`);
     expect(gql.body.data.songsNotSungSince).toEqual(expected.items);
     expect(expected.items[0].timesSung).toBe(0);
@@ -100,14 +107,14 @@ describe('rotation, new songs, one song', () => {
   it('GET /reports/newSongs and newSongs', async () => {
     const expected = ref.songUsage({ window: { ...allTime, serviceTypes: ['WED'] }, sort: 'FIRST_SUNG', includeUnsung: false, firstIn: { from: day('2023-02-01'), to: null } });
     expect(expected.items.length).toBeGreaterThan(0);
-    expectJson(await server.api('GET', '/reports/newSongs?from=2023-02-01&serviceType=WED'), 200, expected.items);
+    expectJson(await server.api('GET', '/reports/newSongs?from=2023-02-01&serviceType=WED'), 200, rowsOnRest(expected.items));
     const gql = await server.gql(`{ newSongs(from: "2023-02-01", serviceTypes: [WED]) { ${USAGE} } }`);
     expect(gql.body.data.newSongs).toEqual(expected.items);
   });
 
   it('GET /songs/:songId/usage and Song.usage (batched for a list)', async () => {
     const expected = { song: (await server.store.songsByIds([2]))[0], ...ref.stats(2, Q1) };
-    expectJson(await server.api('GET', '/songs/2/usage?from=2023-04-01&to=2023-06-30'), 200, expected);
+    expectJson(await server.api('GET', '/songs/2/usage?from=2023-04-01&to=2023-06-30'), 200, onRest(expected));
     const gql = await server.gql(`{ songs(limit: 3) { id usage(from: "2023-04-01", to: "2023-06-30") { timesSung asOpener } all: usage { timesSung } } }`);
     expect(gql.body.data.songs).toEqual(
       [1, 2, 3].map((id) => ({ id, usage: { timesSung: ref.stats(id, Q1).timesSung, asOpener: ref.stats(id, Q1).asOpener }, all: { timesSung: ref.stats(id, { ...Q1, from: null, to: null }).timesSung } })),

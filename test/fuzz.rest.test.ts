@@ -361,6 +361,9 @@ const SHAPES: Record<string, Record<string, (v: unknown) => boolean>> = {
   },  // Analytics: counts are whole numbers from 0, dates epoch ms or null.
   SongUsage: {
     song: (v) => hasShape(v, 'Song'),
+    // The song's licensing details, beside it (the song record stays three fields).
+    ccliNumber: (v) => v === null || (typeof v === 'string' && /^\d{1,10}$/.test(v)),
+    copyright: (v) => v === null || (isString(v) && (v as string).length <= 500),
     timesSung: isCount,
     firstSung: isDateOrNull,
     lastSung: isDateOrNull,

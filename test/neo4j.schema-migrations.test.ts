@@ -7,6 +7,7 @@
  */
 import neo4j, { Record as Neo4jRecord, type Driver } from 'neo4j-driver';
 import { BATCHED_DATA_CYPHER, DATA_BATCH, DATA_CYPHER, SCHEMA_CYPHER, migrateNeo4j } from '../src/store/neo4j/migrations';
+import { CYPHER } from '../src/store/neo4j/statements';
 
 function fakeDriver(changedPerRun: number[]) {
   const ran: string[] = [];
@@ -46,4 +47,21 @@ test('on a graph already filled, the usage fill runs once and changes nothing', 
   const { driver, ran } = fakeDriver([0]);
   await migrateNeo4j(driver);
   expect(ran.filter((q) => q === BATCHED_DATA_CYPHER.songUsage)).toHaveLength(1);
+});
+
+test('the search index with CCLI numbers is created, waited for, and only then replaces the old one', async () => {
+  const { driver, ran } = fakeDriver([0]);
+  await migrateNeo4j(driver);
+  const at = (pattern: RegExp) => ran.findIndex((q) => pattern.test(q));
+  const created = at(/CREATE FULLTEXT INDEX song_search_ccli IF NOT EXISTS FOR \(s:Song\) ON EACH \[s\.name, s\.artists, s\.ccliNumber\]/);
+  const online = at(/CALL db\.awaitIndex\('song_search_ccli', \d+\)/);
+  const dropped = at(/DROP INDEX song_search IF EXISTS/);
+  expect(created).toBeGreaterThanOrEqual(0);
+  expect(online).toBeGreaterThan(created);
+  expect(dropped).toBeGreaterThan(online);
+  // Nothing creates the old index again at the next start.
+  expect(ran.some((q) => /CREATE FULLTEXT INDEX song_search IF/.test(q))).toBe(false);
+  // The searches read the new index.
+  expect(CYPHER.searchSongs).toContain("queryNodes('song_search_ccli'");
+  expect(CYPHER.countSearch).toContain("queryNodes('song_search_ccli'");
 });

@@ -60,7 +60,10 @@ const cases: [string, () => Promise<unknown>][] = [
   ['songsByIds', () => store.songsByIds([3, 99, 1])],
   ['songsByArtistKey', () => store.songsByArtistKey('amy', { limit: 10 })],
   ['createSong (artist keys distinct and sorted)', () => store.createSong({ name: 'New', artists: ['Zed', 'amy ', 'Amy', 'Bea'] })],
+  ['createSong (with licensing details)', () => store.createSong({ name: 'New', artists: [], ccliNumber: '22025', copyright: 'Public Domain' })],
+  ['licensingOfSongs', () => store.licensingOfSongs([3, 99, 1])],
   ['updateSong (name only)', () => store.updateSong(1, { name: 'A' })],
+  ['updateSong (a CCLI number set, the copyright removed)', () => store.updateSong(1, { ccliNumber: '4348399', copyright: null })],
   ['updateSong (artists)', () => store.updateSong(1, { artists: ['Yan', 'Xia'] })],
   ['deleteSong (in two setlists)', () => store.deleteSong(2)],
   ['deleteSong (opened a setlist: the next song opens it now)', () => store.deleteSong(1)],
@@ -114,7 +117,7 @@ const cases: [string, () => Promise<unknown>][] = [
     'importCatalogue (links created last, after every lock)',
     () =>
       store.importCatalogue({
-        songs: [{ name: 'e', artists: ['Amy'] }],
+        songs: [{ name: 'e', artists: ['Amy'], ccliNumber: '123' }],
         services: [
           { service: { date: 1_701_000_000_000, serviceType: 'SUN_PM' }, songIds: [3, 1] },
           { service: { date: 1_702_000_000_000, serviceType: 'WED' }, songIds: [] },

@@ -1,5 +1,6 @@
 import type { GraphQLResolveInfo, GraphQLScalarType, GraphQLScalarTypeConfig } from 'graphql';
 import type { SongRecord, ServiceRecord, SetlistEntryRecord, UserRecord } from '../store/types';
+import type { SongUsageRecord } from '../store/analytics-types';
 import type { GraphQLContext } from '../graphql/context';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = Maybe<T>;
@@ -56,7 +57,10 @@ export type Mutation = {
    */
   addSongToService: Array<Song>;
   createService: Service;
-  /** Create a song (ADMIN only). `artists` defaults to []. */
+  /**
+   * Create a song (ADMIN only). `artists` defaults to []. `ccliNumber` is 1 to 10 digits and
+   * `copyright` at most 500 characters; an empty string, like leaving one out, records none.
+   */
   createSong: Song;
   /** Create a user (ADMIN only). `role` defaults to USER. */
   createUser: User;
@@ -74,7 +78,10 @@ export type Mutation = {
   setServiceSongs: Array<Song>;
   /** Update a service: fields given replace, fields left out keep their values. */
   updateService: Service;
-  /** Update a song: fields given replace, fields left out keep their values. */
+  /**
+   * Update a song: fields given replace, fields left out keep their values. An empty `ccliNumber`
+   * or `copyright` removes it.
+   */
   updateSong: Song;
   /** Update a user (ADMIN, or the user itself for username and password). Only an ADMIN changes `role`. */
   updateUser: User;
@@ -96,6 +103,8 @@ export type MutationCreateServiceArgs = {
 
 export type MutationCreateSongArgs = {
   artists?: InputMaybe<Array<Scalars['String']['input']>>;
+  ccliNumber?: InputMaybe<Scalars['String']['input']>;
+  copyright?: InputMaybe<Scalars['String']['input']>;
   name: Scalars['String']['input'];
 };
 
@@ -149,6 +158,8 @@ export type MutationUpdateServiceArgs = {
 
 export type MutationUpdateSongArgs = {
   artists?: InputMaybe<Array<Scalars['String']['input']>>;
+  ccliNumber?: InputMaybe<Scalars['String']['input']>;
+  copyright?: InputMaybe<Scalars['String']['input']>;
   id: Scalars['Int']['input'];
   name?: InputMaybe<Scalars['String']['input']>;
 };
@@ -488,6 +499,10 @@ export type Song = {
   __typename?: 'Song';
   /** Artists known to have written or performed the song, in the order given. Entries may be empty strings. */
   artists: Array<Scalars['String']['output']>;
+  /** The song's CCLI song number (1 to 10 digits), for licensing reports; null when not recorded. */
+  ccliNumber: Maybe<Scalars['String']['output']>;
+  /** The song's copyright line as licensing reports print it (at most 500 characters); null when not recorded. */
+  copyright: Maybe<Scalars['String']['output']>;
   id: Scalars['Int']['output'];
   name: Scalars['String']['output'];
   /**
@@ -557,6 +572,10 @@ export type SongUsage = {
   asOpener: Scalars['Int']['output'];
   /** One entry per service type of the filter (all three when none), in enum order. */
   byServiceType: Array<ServiceTypeUsage>;
+  /** The song's CCLI song number (Song.ccliNumber), for filing the licensing report. */
+  ccliNumber: Maybe<Scalars['String']['output']>;
+  /** The song's copyright line (Song.copyright). */
+  copyright: Maybe<Scalars['String']['output']>;
   firstSung: Maybe<Scalars['Timestamp']['output']>;
   lastSung: Maybe<Scalars['Timestamp']['output']>;
   song: Song;
@@ -698,7 +717,7 @@ export type ResolversTypes = {
   SongEdge: ResolverTypeWrapper<Omit<SongEdge, 'node'> & { node: ResolversTypes['Song'] }>;
   SongPairing: ResolverTypeWrapper<Omit<SongPairing, 'song'> & { song: ResolversTypes['Song'] }>;
   SongSort: SongSort;
-  SongUsage: ResolverTypeWrapper<Omit<SongUsage, 'song'> & { song: ResolversTypes['Song'] }>;
+  SongUsage: ResolverTypeWrapper<SongUsageRecord>;
   SongUsageSort: SongUsageSort;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
   TimelineBucket: TimelineBucket;
@@ -726,7 +745,7 @@ export type ResolversParentTypes = {
   SongConnection: Omit<SongConnection, 'edges'> & { edges: Array<ResolversParentTypes['SongEdge']> };
   SongEdge: Omit<SongEdge, 'node'> & { node: ResolversParentTypes['Song'] };
   SongPairing: Omit<SongPairing, 'song'> & { song: ResolversParentTypes['Song'] };
-  SongUsage: Omit<SongUsage, 'song'> & { song: ResolversParentTypes['Song'] };
+  SongUsage: SongUsageRecord;
   String: Scalars['String']['output'];
   Timestamp: Scalars['Timestamp']['output'];
   UsageBucket: UsageBucket;
@@ -834,6 +853,8 @@ export type SetlistEntryResolvers<ContextType = GraphQLContext, ParentType exten
 
 export type SongResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Song'] = ResolversParentTypes['Song']> = {
   artists?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  ccliNumber?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  copyright?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   services?: Resolver<Array<ResolversTypes['Service']>, ParentType, ContextType, Partial<SongServicesArgs>>;
@@ -865,6 +886,8 @@ export type SongUsageResolvers<ContextType = GraphQLContext, ParentType extends 
   asCloser?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   asOpener?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   byServiceType?: Resolver<Array<ResolversTypes['ServiceTypeUsage']>, ParentType, ContextType>;
+  ccliNumber?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  copyright?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   firstSung?: Resolver<Maybe<ResolversTypes['Timestamp']>, ParentType, ContextType>;
   lastSung?: Resolver<Maybe<ResolversTypes['Timestamp']>, ParentType, ContextType>;
   song?: Resolver<ResolversTypes['Song'], ParentType, ContextType>;

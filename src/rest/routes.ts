@@ -62,6 +62,10 @@ export const ROUTES: readonly RestRoute[] = [
  * SOFA is given a view of the schema without them, so its operations never select them.
  */
 export const GRAPHQL_ONLY_FIELDS = [
+  // The v1 song record is exactly {id, name, artists}; REST reads the licensing details in the
+  // usage report's rows (SongUsage.ccliNumber, SongUsage.copyright) and writes them in song bodies.
+  'Song.ccliNumber',
+  'Song.copyright',
   'Song.services',
   'Song.usage',
   'Service.songs',

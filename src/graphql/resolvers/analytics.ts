@@ -6,7 +6,7 @@ import type { Resolvers, ServiceType } from '../../generated/graphql';
 import type { AnalyticsWindow, Ranked } from '../../store/analytics-types';
 import type { GraphQLContext } from '../context';
 import { itemsOf } from './paging';
-import { requireSong } from './songs';
+import { licensingOf, requireSong } from './songs';
 
 export const DEFAULT_PAIRINGS = 20;
 
@@ -86,6 +86,11 @@ export const analyticsResolvers: Resolvers = {
       const window = parseWindow(args, ctx.serviceTimeZone);
       return ranked(ctx, info, await ctx.store.artistUsage(window, checkPage(args)));
     },
+  },
+  SongUsage: {
+    // Beside `song` for the licensing report: REST's song record has no room for them.
+    ccliNumber: async (usage, _, ctx) => (await licensingOf(ctx, usage.song.id)).ccliNumber,
+    copyright: async (usage, _, ctx) => (await licensingOf(ctx, usage.song.id)).copyright,
   },
   Song: {
     usage: async (song, args, ctx) => ({

@@ -2,7 +2,8 @@
  * Every Cypher statement of the Neo4j store, by name, with the parameters each one takes.
  *
  * Graph model:
- *   (:Song {id, name, artists, <usage properties>})-[:BY]->(:Artist {key})
+ *   (:Song {id, name, artists, ccliNumber?, copyright?, <usage properties>})-[:BY]->(:Artist {key})
+ *   (ccliNumber and copyright, the song's licensing details, are absent when not recorded)
  *   (:Song)-[:PERFORMED_IN {position, seq}]->(:Service {id, date, serviceType})
  *   (:User {id, username, usernameKey, passwordHash, role, tokenVersion})
  *   (:Sequence {name, value})   one per record kind: the highest id ever issued
@@ -81,6 +82,7 @@ export type ParamType = ScalarType | RowsType;
 export type ParamDecl = Readonly<Record<string, ParamType>>;
 
 const SONG = 's.id AS id, s.name AS name, s.artists AS artists';
+const LICENSING = 's.ccliNumber AS ccliNumber, s.copyright AS copyright';
 const SERVICE = 'v.id AS id, v.date AS date, v.serviceType AS serviceType';
 const USER = 'u.id AS id, u.username AS username, u.role AS role';
 const CREDENTIALS = `${USER}, u.passwordHash AS passwordHash, u.tokenVersion AS tokenVersion`;
@@ -229,14 +231,19 @@ export const CYPHER = {
   countSongs: 'MATCH (s:Song) RETURN count(s) AS total',
   /** `$query` is built by src/domain/search.ts (luceneQuery): user text never reaches it as syntax. */
   searchSongs: `
-CALL db.index.fulltext.queryNodes('song_search', $query) YIELD node, score
+CALL db.index.fulltext.queryNodes('song_search_ccli', $query) YIELD node, score
 WITH node AS s, score
 RETURN ${SONG}
 ORDER BY score DESC, s.id
 SKIP $offset LIMIT $limit`,
   countSearch: `
-CALL db.index.fulltext.queryNodes('song_search', $query) YIELD node
+CALL db.index.fulltext.queryNodes('song_search_ccli', $query) YIELD node
 RETURN count(node) AS total`,
+  /** Licensing details are read only for the songs that show them (see SongRecord). */
+  songsLicensing: `${byIndex('$ids', 'songId')}
+OPTIONAL MATCH (s:Song {id: songId})
+RETURN i, s.id AS id, ${LICENSING}
+ORDER BY i`,
   songsByIds: `${byIndex('$ids', 'songId')}
 OPTIONAL MATCH (s:Song {id: songId})
 RETURN i, ${SONG}
@@ -251,12 +258,16 @@ MATCH (:Artist {key: $artistKey})<-[:BY]-(s:Song)
 RETURN count(s) AS total`,
   createSong: `
 ${nextId('Song')}
-CREATE (s:Song {id: q.value, name: $name, artists: $artists, ${ZERO_USAGE.map((p) => `${p}: 0`).join(', ')}})
+CREATE (s:Song {id: q.value, name: $name, artists: $artists, ccliNumber: $ccliNumber, copyright: $copyright,
+                ${ZERO_USAGE.map((p) => `${p}: 0`).join(', ')}})
 FOREACH (key IN $artistKeys | MERGE (a:Artist {key: key}) MERGE (s)-[:BY]->(a))
 RETURN ${SONG}`,
+  /** Licensing fields: $set<Field> true writes $<field> (null removes the property), false keeps it. */
   updateSong: `
 MATCH (s:Song {id: $id})
-SET s.name = coalesce($name, s.name), s.artists = coalesce($artists, s.artists)
+SET s.name = coalesce($name, s.name), s.artists = coalesce($artists, s.artists),
+    s.ccliNumber = CASE WHEN $setCcliNumber THEN $ccliNumber ELSE s.ccliNumber END,
+    s.copyright = CASE WHEN $setCopyright THEN $copyright ELSE s.copyright END
 RETURN ${SONG}`,
   /** Re-point BY edges of many songs; `rows` = [{id, artistKeys}]. Serves updates and imports. */
   setSongArtists: `
@@ -453,6 +464,11 @@ RETURN count(*) AS deleted`,
 
   // Snapshots (scripts/migrate.ts)
   exportSongs: `MATCH (s:Song) RETURN ${SONG} ORDER BY id`,
+  exportLicensing: `
+MATCH (s:Song)
+WHERE s.ccliNumber IS NOT NULL OR s.copyright IS NOT NULL
+RETURN s.id AS songId, ${LICENSING}
+ORDER BY songId`,
   exportServices: `MATCH (v:Service) RETURN ${SERVICE} ORDER BY id`,
   exportLinks: `
 MATCH (s:Song)-[r:PERFORMED_IN]->(v:Service)
@@ -464,7 +480,7 @@ ORDER BY seq`,
 UNWIND $rows AS row
 MERGE (s:Song {id: row.id})
   ON CREATE SET ${ZERO_USAGE.map((p) => `s.${p} = 0`).join(', ')}
-SET s.name = row.name, s.artists = row.artists
+SET s.name = row.name, s.artists = row.artists, s.ccliNumber = row.ccliNumber, s.copyright = row.copyright
 RETURN count(s) AS written`,
   importServices: `
 UNWIND $rows AS row
@@ -498,7 +514,7 @@ RETURN count(q) AS raised`,
 
 export type StatementName = keyof typeof CYPHER;
 
-const SONG_ROW = { id: 'INTEGER', name: 'STRING', artists: 'LIST<STRING>' } as const;
+const SONG_ROW = { id: 'INTEGER', name: 'STRING', artists: 'LIST<STRING>', ccliNumber: 'STRING?', copyright: 'STRING?' } as const;
 const PAGE_PARAMS = { offset: 'INTEGER', limit: 'INTEGER' } as const;
 const AFTER_ID_PARAMS = { id: 'INTEGER', limit: 'INTEGER' } as const;
 const ARTIST_ROW = { id: 'INTEGER', artistKeys: 'LIST<STRING>' } as const;
@@ -510,10 +526,19 @@ export const PARAMS = {
   countSongs: {},
   searchSongs: { query: 'STRING', offset: 'INTEGER', limit: 'INTEGER' },
   countSearch: { query: 'STRING' },
+  songsLicensing: { ids: 'LIST<INTEGER>' },
   songsByArtistKey: { artistKey: 'STRING', offset: 'INTEGER', limit: 'INTEGER' },
   countByArtistKey: { artistKey: 'STRING' },
-  createSong: { name: 'STRING', artists: 'LIST<STRING>', artistKeys: 'LIST<STRING>' },
-  updateSong: { id: 'INTEGER', name: 'STRING?', artists: 'LIST<STRING>?' },
+  createSong: { name: 'STRING', artists: 'LIST<STRING>', artistKeys: 'LIST<STRING>', ccliNumber: 'STRING?', copyright: 'STRING?' },
+  updateSong: {
+    id: 'INTEGER',
+    name: 'STRING?',
+    artists: 'LIST<STRING>?',
+    setCcliNumber: 'BOOLEAN',
+    ccliNumber: 'STRING?',
+    setCopyright: 'BOOLEAN',
+    copyright: 'STRING?',
+  },
   setSongArtists: { rows: { rows: ARTIST_ROW } },
   deleteSong: { id: 'INTEGER' },
   refreshSongUsage: { ids: 'LIST<INTEGER>' },
@@ -561,6 +586,7 @@ export const PARAMS = {
   deleteUser: { id: 'INTEGER' },
 
   exportSongs: {},
+  exportLicensing: {},
   exportServices: {},
   exportLinks: {},
   exportUsers: {},
@@ -607,7 +633,7 @@ export const GRAPH_VOCABULARY = {
   labels: ['Song', 'Service', 'User', 'Artist', 'Sequence'],
   relationshipTypes: ['PERFORMED_IN', 'BY'],
   propertyKeys: [
-    'id', 'name', 'artists', 'key', 'date', 'serviceType', 'position', 'seq',
+    'id', 'name', 'artists', 'ccliNumber', 'copyright', 'key', 'date', 'serviceType', 'position', 'seq',
     'username', 'usernameKey', 'passwordHash', 'role', 'tokenVersion', 'value', '_lock',
     ...USAGE_PROPERTIES,
   ],

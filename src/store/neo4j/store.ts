@@ -15,6 +15,8 @@ import {
   SnapshotError,
   assembleSnapshot,
   checkSnapshot,
+  licensingBySong,
+  licensingOf,
   sequenceFloor,
   snapshotCounts,
 } from '../snapshot';
@@ -55,6 +57,7 @@ import {
   placeByIndex,
   toCredentials,
   toInt,
+  toLicensing,
   toService,
   toSong,
   toUser,
@@ -137,6 +140,15 @@ export function usageChangedBy(before: readonly number[], after: readonly number
 
 // Sorted so that concurrent writers MERGE shared Artist nodes in one order and cannot deadlock on them.
 const distinctKeys = (artists: string[]) => [...new Set(artists.map(artistKey))].sort();
+
+/** createSong's parameters (createSong, importCatalogue): licensing details absent are null. */
+const createSongParams = (input: SongInput) => ({
+  name: input.name,
+  artists: input.artists,
+  artistKeys: distinctKeys(input.artists),
+  ccliNumber: input.ccliNumber ?? null,
+  copyright: input.copyright ?? null,
+});
 const orNull = <T, U>(value: T | undefined, map: (v: T) => U): U | null => (value === undefined ? null : map(value));
 
 /** Imports send rows in slices so no single statement builds an unbounded parameter list. */
@@ -281,6 +293,12 @@ export class Neo4jStore implements Store {
     return placeByIndex(ids.length, rows, toSong);
   }
 
+  async licensingOfSongs(ids: readonly number[]) {
+    if (ids.length === 0) return [];
+    const rows = await this.read((tx) => run(tx, 'songsLicensing', { ids: ids.map(toInt) }));
+    return placeByIndex(ids.length, rows, toLicensing);
+  }
+
   songsByArtistKey(key: string, page: Page) {
     return this.paged(
       ['songsByArtistKey', { artistKey: key, ...limits(page) }],
@@ -290,20 +308,20 @@ export class Neo4jStore implements Store {
   }
 
   createSong(input: SongInput) {
-    return this.write(async (tx) =>
-      toSong(
-        await one(tx, 'createSong', {
-          name: input.name,
-          artists: input.artists,
-          artistKeys: distinctKeys(input.artists),
-        }),
-      ),
-    );
+    return this.write(async (tx) => toSong(await one(tx, 'createSong', createSongParams(input))));
   }
 
   updateSong(id: number, patch: SongPatch) {
     return this.write(async (tx) => {
-      const [row] = await run(tx, 'updateSong', { id: toInt(id), name: patch.name ?? null, artists: patch.artists ?? null });
+      const [row] = await run(tx, 'updateSong', {
+        id: toInt(id),
+        name: patch.name ?? null,
+        artists: patch.artists ?? null,
+        setCcliNumber: patch.ccliNumber !== undefined,
+        ccliNumber: patch.ccliNumber ?? null,
+        setCopyright: patch.copyright !== undefined,
+        copyright: patch.copyright ?? null,
+      });
       if (!row) return null;
       if (patch.artists !== undefined) {
         await expectWrote(tx, 'setSongArtists', 'songs', 1, {
@@ -656,6 +674,10 @@ export class Neo4jStore implements Store {
   async exportSnapshot(): Promise<Snapshot> {
     const snapshot = await this.read(async (tx): Promise<Snapshot> => {
       const songs = (await run(tx, 'exportSongs')).map(toSong);
+      const licensing = (await run(tx, 'exportLicensing')).map((r) => ({
+        songId: fromInt(r.get('songId'), 'song id'),
+        ...toLicensing(r),
+      }));
       const services = (await run(tx, 'exportServices')).map(toService);
       const links = (await run(tx, 'exportLinks')).map((r) => ({
         serviceId: fromInt(r.get('serviceId'), 'service id'),
@@ -668,7 +690,7 @@ export class Neo4jStore implements Store {
         (await run(tx, 'exportSequences')).map((r) => [r.get('name') as string, fromInt(r.get('value'), 'sequence')]),
       );
       return assembleSnapshot(
-        { songs, services, links, users },
+        { songs, licensing, services, links, users },
         {
           song: issued.get(SEQUENCE_NAMES.song),
           service: issued.get(SEQUENCE_NAMES.service),
@@ -692,13 +714,14 @@ export class Neo4jStore implements Store {
   async importSnapshot(snapshot: Snapshot): Promise<SnapshotCounts> {
     checkSnapshot(snapshot);
     const floor = sequenceFloor(snapshot);
+    const licensing = licensingBySong(snapshot);
     // One transaction: all or nothing. Allow it far longer than a request's transaction.
     return this.transact(
       'WRITE',
       async (tx) => {
         for (const part of slices(snapshot.songs)) {
           await expectWrote(tx, 'importSongs', 'written', part.length, {
-            rows: part.map((s) => ({ id: toInt(s.id), name: s.name, artists: s.artists })),
+            rows: part.map((s) => ({ id: toInt(s.id), name: s.name, artists: s.artists, ...licensingOf(licensing, s.id) })),
           });
           await expectWrote(tx, 'setSongArtists', 'songs', part.length, {
             rows: part.map((s) => ({ id: toInt(s.id), artistKeys: distinctKeys(s.artists) })),
@@ -766,14 +789,7 @@ export class Neo4jStore implements Store {
       'WRITE',
       async (tx): Promise<ImportedCatalogue> => {
         const songs: SongRecord[] = [];
-        for (const input of batch.songs) {
-          const row = await one(tx, 'createSong', {
-            name: input.name,
-            artists: input.artists,
-            artistKeys: distinctKeys(input.artists),
-          });
-          songs.push(toSong(row));
-        }
+        for (const input of batch.songs) songs.push(toSong(await one(tx, 'createSong', createSongParams(input))));
         const services: ServiceRecord[] = [];
         const setlists: { serviceId: number; songIds: number[] }[] = [];
         for (const { service, songIds } of batch.services) {

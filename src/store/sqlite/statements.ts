@@ -51,10 +51,15 @@ export const SQL = {
     SELECT s.id, s.name, s.artists FROM song_artist_keys k JOIN songs s ON s.id = k.song_id
     WHERE k.artist_key = @key ORDER BY k.song_id LIMIT @limit OFFSET @offset`,
   countByArtistKey: 'SELECT count(*) FROM song_artist_keys WHERE artist_key = @key',
-  insertSong: 'INSERT INTO songs (name, artists) VALUES (?, ?) RETURNING id, name, artists',
+  songsLicensing: 'SELECT id, ccli_number, copyright FROM songs WHERE id IN (SELECT value FROM json_each(?))',
+  insertSong: `
+    INSERT INTO songs (name, artists, ccli_number, copyright) VALUES (@name, @artists, @ccliNumber, @copyright)
+    RETURNING id, name, artists`,
+  // Licensing fields: @set<Field> 1 writes @<field> (NULL removes it), 0 keeps the stored value.
   updateSong: `
-    UPDATE songs SET name = coalesce(?, name), artists = coalesce(?, artists)
-    WHERE id = ? RETURNING id, name, artists`,
+    UPDATE songs SET name = coalesce(@name, name), artists = coalesce(@artists, artists),
+      ccli_number = iif(@setCcliNumber, @ccliNumber, ccli_number), copyright = iif(@setCopyright, @copyright, copyright)
+    WHERE id = @id RETURNING id, name, artists`,
   deleteSong: 'DELETE FROM songs WHERE id = ?',
   // One row per distinct key of a song, with the song's entries that have it (artistUsage's spellings).
   insertArtistKey: `
@@ -150,6 +155,9 @@ export const SQL = {
   // Snapshots (scripts/migrate.ts). Upserts keep ids; ON CONFLICT (id) leaves the row in place, so
   // foreign keys pointing at it never cascade.
   exportSongs: 'SELECT id, name, artists FROM songs ORDER BY id',
+  exportLicensing: `
+    SELECT id AS song_id, ccli_number, copyright FROM songs
+    WHERE ccli_number IS NOT NULL OR copyright IS NOT NULL ORDER BY id`,
   exportServices: 'SELECT id, date, service_type FROM services ORDER BY id',
   exportLinks: 'SELECT id AS seq, service_id, song_id, position FROM performed_in ORDER BY id',
   countLinks: 'SELECT count(*) AS n FROM performed_in',
@@ -157,8 +165,9 @@ export const SQL = {
   /** Highest id ever issued per AUTOINCREMENT table, including ids of deleted rows. */
   exportSequences: 'SELECT name, seq FROM sqlite_sequence',
   importSong: `
-    INSERT INTO songs (id, name, artists) VALUES (?, ?, ?)
-    ON CONFLICT (id) DO UPDATE SET name = excluded.name, artists = excluded.artists`,
+    INSERT INTO songs (id, name, artists, ccli_number, copyright) VALUES (?, ?, ?, ?, ?)
+    ON CONFLICT (id) DO UPDATE SET name = excluded.name, artists = excluded.artists,
+      ccli_number = excluded.ccli_number, copyright = excluded.copyright`,
   importService: `
     INSERT INTO services (id, date, service_type) VALUES (?, ?, ?)
     ON CONFLICT (id) DO UPDATE SET date = excluded.date, service_type = excluded.service_type`,

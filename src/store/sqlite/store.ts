@@ -5,11 +5,12 @@ import { artistKey, spellingsByKey } from '../../domain/artists';
 import { fts5Query } from '../../domain/search';
 import { orderAfterLink, placesToWrite, songIds, type PlacedSong } from '../../domain/setlist';
 import { StoreUnavailableError } from '../../errors';
+import type { SongLicensing } from '../../domain/licensing';
 import { CatalogueError, checkSetlist } from '../catalogue';
 import { usernameKey } from '../keys';
 import { SERVICE_AFTER, SERVICE_PAGE, SONG_AFTER, SONG_PAGE } from '../list-statements';
 import { ALL_SERVICE_TYPES, pageEnd } from '../paging';
-import { assembleSnapshot, checkSnapshot, sequenceFloor, snapshotCounts } from '../snapshot';
+import { assembleSnapshot, checkSnapshot, licensingBySong, licensingOf, sequenceFloor, snapshotCounts } from '../snapshot';
 import type {
   CatalogueBatch,
   DateRange,
@@ -47,12 +48,14 @@ import { withDerivedRebuilt } from './bulk';
 import { SQL, type StatementName } from './statements';
 
 type SongRow = { id: number; name: string; artists: string };
+type LicensingRow = { ccli_number: string | null; copyright: string | null };
 type ServiceRow = { id: number; date: number; service_type: ServiceRecord['serviceType'] };
 type CredentialsRow = UserRecord & { password_hash: string; token_version: number };
 type Keyed<T> = T & { key: number };
 type LinkRow = { seq: number; service_id: number; song_id: number; position: number };
 
 const toSong = (r: SongRow): SongRecord => ({ id: r.id, name: r.name, artists: JSON.parse(r.artists) });
+const toLicensing = (r: LicensingRow): SongLicensing => ({ ccliNumber: r.ccli_number, copyright: r.copyright });
 const toService = (r: ServiceRow): ServiceRecord => ({ id: r.id, date: r.date, serviceType: r.service_type });
 const toCredentials = (r: CredentialsRow): UserCredentials => ({
   id: r.id,
@@ -247,6 +250,14 @@ export class SqliteStore implements Store {
     return this.guard(() => byIds(ids, this.all<SongRow>('songsByIds', JSON.stringify(ids)).map(toSong)));
   }
 
+  licensingOfSongs(ids: readonly number[]) {
+    return this.guard(() => {
+      const rows = this.all<LicensingRow & { id: number }>('songsLicensing', JSON.stringify(ids));
+      const found = new Map(rows.map((r) => [r.id, toLicensing(r)]));
+      return ids.map((id) => found.get(id) ?? null);
+    });
+  }
+
   songsByArtistKey(key: string, page: Page) {
     return this.paged(['songsByArtistKey', { key, ...limits(page) }], ['countByArtistKey', { key }], toSong);
   }
@@ -256,18 +267,34 @@ export class SqliteStore implements Store {
     for (const [key, spellings] of spellingsByKey(artists)) this.run('insertArtistKey', key, songId, JSON.stringify(spellings));
   }
 
+  /** Insert one song with its artist keys (createSong, importCatalogue). */
+  private insertSong(input: SongInput): SongRecord {
+    const row = this.get<SongRow>('insertSong', {
+      name: input.name,
+      artists: JSON.stringify(input.artists),
+      ccliNumber: input.ccliNumber ?? null,
+      copyright: input.copyright ?? null,
+    })!;
+    this.indexArtists(row.id, input.artists);
+    return toSong(row);
+  }
+
   createSong(input: SongInput) {
-    return this.write(() => {
-      const row = this.get<SongRow>('insertSong', input.name, JSON.stringify(input.artists))!;
-      this.indexArtists(row.id, input.artists);
-      return toSong(row);
-    });
+    return this.write(() => this.insertSong(input));
   }
 
   updateSong(id: number, patch: SongPatch) {
     return this.write(() => {
       const artists = patch.artists === undefined ? null : JSON.stringify(patch.artists);
-      const row = this.get<SongRow>('updateSong', patch.name ?? null, artists, id);
+      const row = this.get<SongRow>('updateSong', {
+        id,
+        name: patch.name ?? null,
+        artists,
+        setCcliNumber: patch.ccliNumber === undefined ? 0 : 1,
+        ccliNumber: patch.ccliNumber ?? null,
+        setCopyright: patch.copyright === undefined ? 0 : 1,
+        copyright: patch.copyright ?? null,
+      });
       if (!row) return null;
       if (patch.artists) this.indexArtists(id, patch.artists);
       return toSong(row);
@@ -501,12 +528,16 @@ export class SqliteStore implements Store {
     return this.guard(() =>
       this.db.transaction((): Snapshot => {
         const songs = this.all<SongRow>('exportSongs').map(toSong);
+        const licensing = this.all<LicensingRow & { song_id: number }>('exportLicensing').map((r) => ({
+          songId: r.song_id,
+          ...toLicensing(r),
+        }));
         const services = this.all<ServiceRow>('exportServices').map(toService);
         const links = this.all<LinkRow>('exportLinks').map(toLink);
         const users = this.all<CredentialsRow>('exportUsers').map(toCredentials);
         const issued = new Map(this.all<{ name: string; seq: number }>('exportSequences').map((r) => [r.name, r.seq]));
         return assembleSnapshot(
-          { songs, services, links, users },
+          { songs, licensing, services, links, users },
           {
             song: issued.get('songs'),
             service: issued.get('services'),
@@ -521,9 +552,11 @@ export class SqliteStore implements Store {
   async importSnapshot(snapshot: Snapshot) {
     checkSnapshot(snapshot);
     return this.write((): SnapshotCounts => {
+      const licensing = licensingBySong(snapshot);
       const load = () => {
         for (const s of snapshot.songs) {
-          this.run('importSong', s.id, s.name, JSON.stringify(s.artists));
+          const { ccliNumber, copyright } = licensingOf(licensing, s.id);
+          this.run('importSong', s.id, s.name, JSON.stringify(s.artists), ccliNumber, copyright);
           this.indexArtists(s.id, s.artists);
         }
         this.periodsFor(snapshot.services.map((v) => v.date).sort((a, b) => a - b));
@@ -561,11 +594,7 @@ export class SqliteStore implements Store {
 
   importCatalogue(batch: CatalogueBatch) {
     return this.write((): ImportedCatalogue => {
-      const songs = batch.songs.map((input) => {
-        const row = this.get<SongRow>('insertSong', input.name, JSON.stringify(input.artists))!;
-        this.indexArtists(row.id, input.artists);
-        return toSong(row);
-      });
+      const songs = batch.songs.map((input) => this.insertSong(input));
       const services = batch.services.map(({ service, songIds }) => {
         checkSetlist(songIds);
         this.periodsFor([service.date]);
