@@ -71,24 +71,29 @@ describe('GET /reports/songUsage and songUsage', () => {
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toMatch(/^text\/csv/);
       expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename="?song-usage_2023-04-01_2023-06-30\.csv"?$/);
-      const rows = parse(res.text, { columns: true }) as Record<string, string>[];
+      const rows = parse(res.text, { columns: true, bom: true }) as Record<string, string>[];
       const local = (ms: number | null) => (ms === null ? '' : DateTime.fromMillis(ms, { zone: ZONE }).toISODate());
       expect(rows).toEqual(
         expected.items.map((r) => ({
-          id: String(r.song.id),
-          title: r.song.name,
-          artists: r.song.artists.join('; '),
-          timesSung: String(r.timesSung),
-          firstSung: local(r.firstSung),
-          lastSung: local(r.lastSung),
-          SUN_AM: String(r.byServiceType[0].timesSung),
-          WED: String(r.byServiceType[1].timesSung),
+          Song: r.song.name,
+          'CCLI #': '',
+          Copyright: '',
+          Artists: r.song.artists.join('; '),
+          'Times sung': String(r.timesSung),
+          'First sung': local(r.firstSung),
+          'Last sung': local(r.lastSung),
+          'Sunday morning': String(r.byServiceType[0].timesSung),
+          Wednesday: String(r.byServiceType[1].timesSung),
+          'Song ID': String(r.song.id),
         })),
       );
     }
     const all = await server.api('GET', '/reports/songUsage?format=csv');
     expect(all.headers.get('content-disposition')).toMatch(/^attachment; filename="?song-usage_all-time\.csv"?$/);
-    expect((parse(all.text) as string[][])[0]).toEqual(['id', 'title', 'artists', 'timesSung', 'firstSung', 'lastSung', 'SUN_AM', 'SUN_PM', 'WED']);
+    expect((parse(all.text, { bom: true }) as string[][])[0]).toEqual([
+      'Song', 'CCLI #', 'Copyright', 'Artists', 'Times sung', 'First sung', 'Last sung',
+      'Sunday morning', 'Sunday evening', 'Wednesday', 'Song ID',
+    ]);
     expectJson(await server.api('GET', '/reports/songUsage?format=json&limit=1'), 200, rowsOnRest(ref.songUsage({ window: { from: null, to: null, serviceTypes: ALL }, sort: 'TIMES_SUNG', includeUnsung: false, limit: 1 }).items));
   });
 });

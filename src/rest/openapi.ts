@@ -31,7 +31,14 @@ function describeCsv(op: Operation): void {
   const ok = op.responses?.['200'] as { content?: Record<string, unknown> } | undefined;
   if (ok?.content) {
     ok.content['text/csv'] = {
-      schema: { type: 'string', description: 'A header row, then one row per song (see docs/API.md, Reports and analytics)' },
+      schema: {
+        type: 'string',
+        description:
+          'UTF-8 with a byte-order mark, CRLF line ends (RFC 4180): a header row (Song, CCLI #, Copyright, Artists, ' +
+          'Times sung, First sung, Last sung, one column per service type, Song ID), then one row per song. A cell ' +
+          'starting with = + - @, a tab or a carriage return is written with a single quote before it, quoted, so ' +
+          'that spreadsheets never run it as a formula (see docs/API.md, Reports and analytics).',
+      },
     };
   }
   op.parameters = [
