@@ -1,6 +1,7 @@
 // The Insights page: URL state -> controls and views; every number comes from /graphql.
 
 import * as api from './api.js';
+import { syncExportLink } from './export.js';
 import { fmtCalendarDay, TIME_ZONE } from './format.js';
 import { Panel, songButton } from './panel.js';
 import { StoryHeader } from './story.js';
@@ -88,6 +89,7 @@ function syncControls() {
   form.bucket.value = effectiveBucket(state);
   form.weeks.value = String(state.weeks);
   $('#window-text').textContent = describeWindow(state);
+  syncExportLink($('#export-csv'), state);
 }
 
 function windowSpan(s) {
