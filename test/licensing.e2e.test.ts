@@ -154,6 +154,9 @@ describe('REST', () => {
     const body = doc.paths['/songs'].post.requestBody.content['application/json'].schema;
     expect(Object.keys(body.properties)).toEqual(['name', 'artists', 'ccliNumber', 'copyright']);
     expect(Object.keys(doc.components.schemas.Song.properties)).toEqual(['id', 'name', 'artists']);
-    expect(Object.keys(doc.components.schemas.SongUsage.properties)).toEqual(expect.arrayContaining(['song', 'ccliNumber', 'copyright']));
+    const usage = doc.components.schemas.SongUsage;
+    expect(usage.properties.ccliNumber).toMatchObject({ type: 'string', nullable: true });
+    expect(usage.properties.copyright).toMatchObject({ type: 'string', nullable: true });
+    expect(usage.required).toEqual(expect.arrayContaining(['song', 'ccliNumber', 'copyright']));
   });
 });
