@@ -117,6 +117,22 @@ describe('rotation, new songs, one song', () => {
     expect(gql.body.data.newSongs).toEqual(expected.items);
   });
 
+  it('lists new songs newest first (latest first performance, then the highest id), on every path', async () => {
+    // All time over every type reads the maintained per-song rows; a type filter aggregates them.
+    for (const query of ['', '?from=2023-02-01', '?serviceType=WED', '?to=2023-06-30&serviceType=SUN_AM&serviceType=WED']) {
+      const res = await server.api('GET', `/reports/newSongs${query}`);
+      expect(res.status).toBe(200);
+      const rows = res.body as { song: { id: number }; firstSung: number }[];
+      expect(rows.length).toBeGreaterThan(1);
+      const newestFirst = [...rows].sort((a, b) => b.firstSung - a.firstSung || b.song.id - a.song.id);
+      expect(rows.map((r) => r.song.id)).toEqual(newestFirst.map((r) => r.song.id));
+      expect(rows[0].firstSung).toBeGreaterThan(rows[rows.length - 1].firstSung);
+    }
+    // Songs introduced in the same service tie on their first performance: the highest id first.
+    const all = (await server.api('GET', '/reports/newSongs')).body as { song: { id: number }; firstSung: number }[];
+    expect(all.some((r, i) => i > 0 && r.firstSung === all[i - 1].firstSung)).toBe(true);
+  });
+
   it('GET /songs/:songId/usage and Song.usage (batched for a list)', async () => {
     const expected = { song: (await server.store.songsByIds([2]))[0], ...ref.stats(2, Q1) };
     expectJson(await server.api('GET', '/songs/2/usage?from=2023-04-01&to=2023-06-30'), 200, onRest(expected));

@@ -185,6 +185,24 @@ describeWithBrowser('Insights page (headless Chromium, demo data)', (chromiumPat
     expectClean(g);
   });
 
+  it('lists new songs newest first: the chart keeps the newest and the summary names the first row', async () => {
+    const g = await open();
+    const { page } = g;
+    const fresh = (await api<{ newSongs: { song: { name: string }; firstSung: number }[] }>('{ newSongs { song { name } firstSung } }')).newSongs;
+    // All time: every sung song is "new", more than the chart draws.
+    expect(fresh.length).toBeGreaterThan(30);
+    expect(fresh[0].firstSung).toBeGreaterThan(fresh[fresh.length - 1].firstSung);
+    expect((await tableRows(page, 'new')).map((r) => r[0])).toEqual(fresh.map((r) => r.song.name));
+    const drawn = await page.$eval('[data-chart="new"]', (el) =>
+      (window as any).echarts.getInstanceByDom(el).getOption().yAxis[0].data as string[],
+    );
+    expect(drawn).toEqual(fresh.slice(0, drawn.length).map((r) => r.song.name));
+    const summary = await text(page, '[data-view="new"] .summary');
+    expect(summary).toContain(`the latest: ${fresh[0].song.name}`);
+    expect(summary).toContain(`The chart shows the newest ${drawn.length}`);
+    expectClean(g);
+  });
+
   it('each table alternative shows the numbers its chart draws', async () => {
     const g = await open();
     const { page } = g;

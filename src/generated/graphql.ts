@@ -191,7 +191,10 @@ export type Query = {
   artistUsage: Array<ArtistUsage>;
   /** The authenticated user. */
   me: User;
-  /** Songs whose first performance ever falls in the window, by first performance then id. Stats over all time. */
+  /**
+   * Songs whose first performance ever falls in the window, newest first: latest first performance
+   * first, songs introduced in the same service by id descending. Stats over all time.
+   */
   newSongs: Array<SongUsage>;
   /** One service, or null when no service has that id. */
   service: Maybe<Service>;

@@ -36,6 +36,7 @@ export interface SongUsageRecord extends UsageStats {
  */
 export interface SongUsageQuery {
   window: AnalyticsWindow;
+  /** FIRST_SUNG (new songs): latest first performance first, ties by song id descending. */
   sort: SongUsageSort | 'FIRST_SUNG';
   includeUnsung: boolean;
   /** Only songs never sung, or last sung before this instant. */

@@ -84,7 +84,8 @@ export class Reference {
       TIMES_SUNG: (a, b) => b.timesSung - a.timesSung,
       LAST_SUNG: (a, b) => nullsLow(b.lastSung) - nullsLow(a.lastSung),
       LEAST_RECENTLY_SUNG: (a, b) => nullsLow(a.lastSung) - nullsLow(b.lastSung),
-      FIRST_SUNG: (a, b) => nullsLow(a.firstSung) - nullsLow(b.firstSung),
+      // New songs: newest first, and songs introduced together by id descending (newest first throughout).
+      FIRST_SUNG: (a, b) => nullsLow(b.firstSung) - nullsLow(a.firstSung) || b.song.id - a.song.id,
       NAME: (a, b) => (a.song.name < b.song.name ? -1 : a.song.name > b.song.name ? 1 : 0),
     };
     rows.sort((a, b) => key[q.sort](a, b) || a.song.id - b.song.id);

@@ -185,13 +185,14 @@ export function rotationView(rows, { cutoff, weeks, now, openSong, chartLimit = 
   };
 }
 
+/** New songs arrive newest first (the API's order), so a long list is cut at its oldest end. */
 export function newSongsView(rows, openSong, chartLimit = 30) {
   const shown = rows.slice(0, chartLimit);
-  const latest = rows[rows.length - 1];
+  const latest = rows[0];
   return {
     summary:
       `${plural(rows.length, 'song')} first sung in the window; the latest: ${latest.song.name} on ${fmtDay(latest.firstSung)}.` +
-      `${rows.length > shown.length ? ` The chart shows the first ${shown.length}; the table has all.` : ''}`,
+      `${rows.length > shown.length ? ` The chart shows the newest ${shown.length}; the table has all.` : ''}`,
     ...songBars(shown, {
       series: 'Times sung',
       color: '#009E73',
@@ -203,7 +204,7 @@ export function newSongsView(rows, openSong, chartLimit = 30) {
       openSong,
     }),
     table: {
-      caption: 'Songs first sung in the window, in order of first performance',
+      caption: 'Songs first sung in the window, newest first',
       columns: [{ label: 'Song' }, { label: 'First sung' }, { label: 'Times sung (all time)', num: true }, { label: 'Last sung' }],
       rows: rows.map((r) => [r.song, fmtDay(r.firstSung), r.timesSung, fmtDay(r.lastSung)]),
     },
