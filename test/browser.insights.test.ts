@@ -148,7 +148,7 @@ describeWithBrowser('Insights page (headless Chromium, demo data)', (chromiumPat
   });
 
   it('draws every view on all-time demo data, with the API numbers, no console errors and no off-host request', async () => {
-    const g = await open();
+    const g = await open('?window=all');
     const { page } = g;
     const api = await topSongs();
     expect(api.length).toBeGreaterThan(0);
@@ -186,7 +186,7 @@ describeWithBrowser('Insights page (headless Chromium, demo data)', (chromiumPat
   });
 
   it('lists new songs newest first: the chart keeps the newest and the summary names the first row', async () => {
-    const g = await open();
+    const g = await open('?window=all');
     const { page } = g;
     const fresh = (await api<{ newSongs: { song: { name: string }; firstSung: number }[] }>('{ newSongs { song { name } firstSung } }')).newSongs;
     // All time: every sung song is "new", more than the chart draws.
@@ -204,7 +204,7 @@ describeWithBrowser('Insights page (headless Chromium, demo data)', (chromiumPat
   });
 
   it('each table alternative shows the numbers its chart draws', async () => {
-    const g = await open();
+    const g = await open('?window=all');
     const { page } = g;
     const numbers = (rows: string[][], col: number) => rows.map((r) => Number(r[col]));
 
@@ -276,8 +276,42 @@ describeWithBrowser('Insights page (headless Chromium, demo data)', (chromiumPat
     expectClean(g);
   });
 
-  it('changing the window and the service types changes the URL and the numbers, and a reload keeps them', async () => {
+  it('opens on the last 12 months (no window in the URL); all time is ?window=all', async () => {
     const g = await open();
+    const { page } = g;
+    // The test server's zone is UTC: today, and the day after the same date a year ago.
+    const now = new Date();
+    // (29 February a year back is the 28th.)
+    const lastDay = new Date(Date.UTC(now.getUTCFullYear() - 1, now.getUTCMonth() + 1, 0)).getUTCDate();
+    const yearAgo = new Date(Date.UTC(now.getUTCFullYear() - 1, now.getUTCMonth(), Math.min(now.getUTCDate(), lastDay) + 1));
+    const [from, to] = [yearAgo.toISOString().slice(0, 10), now.toISOString().slice(0, 10)];
+    expect(await page.$eval('select[name="preset"]', (e) => (e as HTMLSelectElement).value)).toBe('12m');
+    expect(await page.$eval('input[name="from"]', (e) => (e as HTMLInputElement).value)).toBe(from);
+    expect(await page.$eval('input[name="to"]', (e) => (e as HTMLInputElement).value)).toBe(to);
+    expect(new URL(page.url()).search).toBe('');
+    const year = await topSongs({ from, to });
+    expect((await tableRows(page, 'top')).map((r) => [r[0], Number(r[1])])).toEqual(year.map((u) => [u.song.name, u.timesSung]));
+
+    await page.select('select[name="preset"]', 'all');
+    await settled(page);
+    expect(new URL(page.url()).search).toBe('?window=all');
+    const all = await topSongs();
+    expect((await tableRows(page, 'top')).map((r) => [r[0], Number(r[1])])).toEqual(all.map((u) => [u.song.name, u.timesSung]));
+
+    // A reload keeps all time; back to the default, the URL is clean again.
+    const again = await open('?window=all');
+    expect(await again.page.$eval('select[name="preset"]', (e) => (e as HTMLSelectElement).value)).toBe('all');
+    expect(await again.page.$eval('input[name="from"]', (e) => (e as HTMLInputElement).value)).toBe('');
+    await page.bringToFront();
+    await page.select('select[name="preset"]', '12m');
+    await settled(page);
+    expect(new URL(page.url()).search).toBe('');
+    expectClean(g);
+    expectClean(again);
+  });
+
+  it('changing the window and the service types changes the URL and the numbers, and a reload keeps them', async () => {
+    const g = await open('?window=all');
     const { page } = g;
     const allTime = await text(page, '[data-view="top"] .summary');
 
@@ -333,30 +367,28 @@ describeWithBrowser('Insights page (headless Chromium, demo data)', (chromiumPat
     ).toEqual(['SUN_AM']);
 
     await page.bringToFront();
-    // The 12-month preset: today and the day after the same date a year ago (the server's zone is UTC).
-    await page.select('select[name="preset"]', '12m');
+    // The 3-month preset writes its dates: today and the day after the same date 3 months ago (UTC).
+    await page.select('select[name="preset"]', '3m');
     await settled(page);
     const now = new Date();
-    // (29 February a year back is the 28th.)
-    const lastDay = new Date(Date.UTC(now.getUTCFullYear() - 1, now.getUTCMonth() + 1, 0)).getUTCDate();
-    const yearAgo = new Date(Date.UTC(now.getUTCFullYear() - 1, now.getUTCMonth(), Math.min(now.getUTCDate(), lastDay) + 1));
     url = new URL(page.url());
     expect(url.searchParams.get('to')).toBe(now.toISOString().slice(0, 10));
-    expect(url.searchParams.get('from')).toBe(yearAgo.toISOString().slice(0, 10));
+    expect(url.searchParams.get('from')).toMatch(/^\d{4}-\d{2}-\d{2}$/);
 
-    // Back to all time through the preset: the window leaves the URL.
+    // Back to all time through the preset: the dates leave the URL, which says all time.
     await page.select('select[name="preset"]', 'all');
     await settled(page);
     url = new URL(page.url());
     expect(url.searchParams.has('from')).toBe(false);
     expect(url.searchParams.has('to')).toBe(false);
+    expect(url.searchParams.get('window')).toBe('all');
     await shoot(g, 'window');
     expectClean(g);
     expectClean(again);
   });
 
   it("clicking a song's bar opens its story; the keyboard reaches it too", async () => {
-    const g = await open();
+    const g = await open('?window=all');
     const { page } = g;
     const [first, second] = await topSongs();
 
@@ -453,7 +485,7 @@ describeWithBrowser('Insights page (headless Chromium, demo data)', (chromiumPat
     await shoot(g, 'empty');
     await click(page, '[data-view="top"] .status button');
     await settled(page);
-    expect(new URL(page.url()).search).toBe('');
+    expect(new URL(page.url()).search).toBe('?window=all');
     expect(await text(page, '[data-view="top"] .summary')).toMatch(/^Most sung: /);
 
     const bad = await open('?from=yesterday&serviceType=FRIDAY');
@@ -509,7 +541,9 @@ describeWithBrowser('Insights page (headless Chromium, demo data)', (chromiumPat
     await g.page.evaluate("import('/insights/assets/js/state.js').then((m) => { window.insightsState = m; })");
     const r = await g.page.evaluate(() => {
       const m = (window as any).insightsState;
-      const parsed = m.readState('?from=2025-03-01&to=2025-01-01&serviceType=wed,SUN_AM&serviceType=SUN_AM&weeks=8&song=7&bucket=week');
+      const today = '2026-11-22';
+      const parsed = m.readState('?from=2025-03-01&to=2025-01-01&serviceType=wed,SUN_AM&serviceType=SUN_AM&weeks=8&song=7&bucket=week', today);
+      const fallback = m.readState('', today);
       return {
         clamp: [m.addMonths('2025-05-31', -3), m.addMonths('2024-05-31', -3), m.addMonths('2025-01-31', 1)],
         threeMonths: m.presetWindow('3m', '2026-11-22'),
@@ -520,9 +554,14 @@ describeWithBrowser('Insights page (headless Chromium, demo data)', (chromiumPat
           m.presetOf({ from: '2026-01-01', to: null }, '2026-11-22'),
         ],
         parsed,
-        written: m.writeState(parsed),
-        allTypes: m.writeState({ ...parsed, serviceTypes: ['SUN_AM', 'SUN_PM', 'WED'], weeks: 12, song: null, bucket: null }),
-        bad: m.readState('?from=2025-02-30&weeks=0&song=x&bucket=DAY').problems.length,
+        written: m.writeState(parsed, today),
+        allTypes: m.writeState({ ...parsed, serviceTypes: ['SUN_AM', 'SUN_PM', 'WED'], weeks: 12, song: null, bucket: null }, today),
+        bad: m.readState('?from=2025-02-30&weeks=0&song=x&bucket=DAY&window=ever', today).problems.length,
+        fallback,
+        fallbackWritten: m.writeState(fallback, today),
+        allTime: m.readState('?window=all', today),
+        allTimeWritten: m.writeState(m.readState('?window=all', today), today),
+        openEnd: m.writeState(m.readState('?from=2026-01-01', today), today),
         buckets: [
           m.effectiveBucket({ from: '2025-01-01', to: '2025-03-31', bucket: null }),
           m.effectiveBucket({ from: '2024-01-01', to: '2025-03-31', bucket: null }),
@@ -538,7 +577,13 @@ describeWithBrowser('Insights page (headless Chromium, demo data)', (chromiumPat
     expect(r.parsed.problems).toHaveLength(1);
     expect(r.written).toBe('?from=2025-01-01&to=2025-03-01&serviceType=SUN_AM&serviceType=WED&bucket=WEEK&weeks=8&song=7');
     expect(r.allTypes).toBe('?from=2025-01-01&to=2025-03-01');
-    expect(r.bad).toBe(4);
+    expect(r.bad).toBe(5);
+    // No window in the URL is the last 12 months, and is written as none; all time is window=all.
+    expect(r.fallback).toMatchObject({ from: '2025-11-23', to: '2026-11-22', problems: [] });
+    expect(r.fallbackWritten).toBe('');
+    expect(r.allTime).toMatchObject({ from: null, to: null, problems: [] });
+    expect(r.allTimeWritten).toBe('?window=all');
+    expect(r.openEnd).toBe('?from=2026-01-01');
     expect(r.buckets).toEqual(['WEEK', 'MONTH', 'MONTH']);
     expectClean(g);
   });

@@ -86,6 +86,11 @@ export async function sungWith(songId, window, limit, signal) {
   return d.songsSungWith;
 }
 
+/** Whether any service of these types (all when none) is recorded at all. */
+export async function anyServices(serviceTypes) {
+  return (await gql(`{ services${args({ serviceTypes, limit: 1 })} { id } }`)).services.length > 0;
+}
+
 /** Whether any song is recorded at all (to tell an empty store from an empty answer). */
 export async function anySongs(signal) {
   return (await gql('{ songs(limit: 1) { id } }', signal)).songs.length > 0;

@@ -30,7 +30,7 @@ const notice = $('#notice');
 const storyEl = $('#story');
 const today = () => todayIn(TIME_ZONE);
 
-let state = readState(location.search);
+let state = readState(location.search, today());
 
 const panel = (name, label, host = $(`[data-view="${name}"]`)) => new Panel(host, { name, label });
 const panels = {
@@ -52,7 +52,7 @@ $('[data-view="rotation"] .panel-body').append(neverList);
 function navigate(patch) {
   const before = state;
   state = { ...state, ...patch, problems: [] };
-  history.pushState(null, '', location.pathname + writeState(state));
+  history.pushState(null, '', location.pathname + writeState(state, today()));
   render(changedScopes(before, state));
 }
 
@@ -72,7 +72,7 @@ export function openSong(id) {
 }
 
 window.addEventListener('popstate', () => {
-  state = readState(location.search);
+  state = readState(location.search, today());
   syncControls();
   render(['window', 'rotation', 'story']);
 });
@@ -189,10 +189,26 @@ async function load(key, target, work) {
   }
 }
 
+/**
+ * Whether any service of the chosen types is recorded at all: an empty window then says "widen
+ * the window", and an empty store "record some services". One question per window shown (reset
+ * by render), shared by the views that come up empty.
+ */
+let recordedCheck = null;
+const anyRecorded = () => (recordedCheck ??= api.anyServices(windowArgs(state).serviceTypes).catch(() => true));
+
+/** Whether nothing at all is recorded (of the chosen types); a newer load than `signal`'s wins. */
+async function nothingRecorded(signal) {
+  if (!state.from && !state.to) return true;
+  const any = await anyRecorded();
+  signal.throwIfAborted();
+  return !any;
+}
+
 /** What an empty window says, with the way out. */
-function emptyWindow(what) {
+async function emptyWindow(what, signal) {
   const typed = state.serviceTypes.length ? ' of the chosen service types' : '';
-  if (!state.from && !state.to) {
+  if (await nothingRecorded(signal)) {
     return [
       `No ${what} yet: no services${typed} have been recorded. Record services and their setlists through the API (POST /api/v1/services, then add songs to each), or load the demo data with "npm run seed".`,
       state.serviceTypes.length ? [{ label: 'Show all service types', run: () => navigate({ serviceTypes: [] }) }] : [],
@@ -210,14 +226,14 @@ function loadTopAndPairs() {
   let top = null;
   const topDone = load('top', panels.top, async (signal) => {
     top = (await api.topSongs(w, TOP_LIMIT, signal)).filter((r) => r.timesSung > 0);
-    if (!top.length) return panels.top.empty(...emptyWindow('songs sung'));
+    if (!top.length) return panels.top.empty(...(await emptyWindow('songs sung', signal)));
     panels.top.show(views.topSongsView(top, types, openSong));
   });
   load('pairs', panels.pairs, async (signal) => {
     await topDone;
     if (!top) throw new api.ApiError('the top songs did not load.');
     const songs = top.slice(0, PAIR_SONGS);
-    if (songs.length < 2) return panels.pairs.empty(...emptyWindow('pairs of songs'));
+    if (songs.length < 2) return panels.pairs.empty(...(await emptyWindow('pairs of songs', signal)));
     const lists = await Promise.all(songs.map((r) => api.sungWith(r.song.id, w, 1000, signal)));
     const view = views.pairsView(songs, lists, openSong);
     if (!view) return panels.pairs.empty('None of the top songs were sung in the same service in this window. Widen the window to see which songs travel together.');
@@ -229,7 +245,7 @@ function loadTimeline() {
   const bucket = effectiveBucket(state);
   load('timeline', panels.timeline, async (signal) => {
     const buckets = await api.timeline(windowArgs(state), bucket, signal);
-    if (!buckets.some((b) => b.services > 0)) return panels.timeline.empty(...emptyWindow('services'));
+    if (!buckets.some((b) => b.services > 0)) return panels.timeline.empty(...(await emptyWindow('services', signal)));
     panels.timeline.show(views.timelineView(buckets, bucket));
   });
 }
@@ -237,7 +253,7 @@ function loadTimeline() {
 function loadNewSongs() {
   load('new', panels.newSongs, async (signal) => {
     const rows = await api.newSongs(windowArgs(state), signal);
-    if (!rows.length && !state.from && !state.to) return panels.newSongs.empty(...emptyWindow('new songs'));
+    if (!rows.length && (await nothingRecorded(signal))) return panels.newSongs.empty(...(await emptyWindow('new songs', signal)));
     if (!rows.length) {
       return panels.newSongs.empty('No song was sung for the first time in this window. Widen the window to see when songs came in.', [
         { label: 'Show all time', run: () => navigate({ from: null, to: null }) },
@@ -329,6 +345,7 @@ function render(scopes) {
   syncControls();
   showNotice(state.problems ?? []);
   if (scopes.includes('window')) {
+    recordedCheck = null;
     loadTopAndPairs();
     loadTimeline();
     loadNewSongs();
@@ -338,5 +355,5 @@ function render(scopes) {
 }
 
 // A link with mistakes is shown cleaned, with the mistakes explained in the notice.
-if (state.problems.length) history.replaceState(null, '', location.pathname + writeState(state));
+if (state.problems.length) history.replaceState(null, '', location.pathname + writeState(state, today()));
 render(['window', 'rotation', 'story']);

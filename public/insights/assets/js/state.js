@@ -58,11 +58,16 @@ export function presetOf({ from, to }, today) {
   return 'custom';
 }
 
+/** The window a link without dates opens on: the last 12 months up to `today`. */
+export const defaultWindow = (today) => presetWindow('12m', today);
+
 /**
  * Parse the query string. Whatever cannot be used is dropped and explained in `problems`, so a
- * mistyped link still shows something and says what it ignored.
+ * mistyped link still shows something and says what it ignored. A link without dates opens on
+ * the last 12 months up to `today` (a recent window is what people ask about first; all time
+ * mixes in years-old habits); all time is `window=all`.
  */
-export function readState(search) {
+export function readState(search, today) {
   const q = new URLSearchParams(search);
   const problems = [];
   const day = (name) => {
@@ -78,6 +83,9 @@ export function readState(search) {
     problems.push(`The window started (${from}) after it ended (${to}); the two dates were swapped.`);
     [from, to] = [to, from];
   }
+  const win = q.get('window');
+  if (win !== null && win !== 'all') problems.push(`"${win}" is not a window (only "all", for all time); it was left out.`);
+  if (!from && !to && win !== 'all') ({ from, to } = defaultWindow(today));
 
   const serviceTypes = [];
   for (const v of q.getAll('serviceType').flatMap((s) => s.split(','))) {
@@ -111,11 +119,19 @@ export function readState(search) {
   return { from, to, serviceTypes, bucket, weeks, song, problems };
 }
 
-/** The query string for a state; defaults are left out so links stay short. */
-export function writeState({ from, to, serviceTypes, bucket, weeks, song }) {
+/**
+ * The query string for a state; defaults are left out so links stay short. The default window
+ * (the last 12 months up to `today`) is no dates at all, so such a link keeps meaning "the last
+ * 12 months" whenever it is opened.
+ */
+export function writeState({ from, to, serviceTypes, bucket, weeks, song }, today) {
   const q = new URLSearchParams();
-  if (from) q.set('from', from);
-  if (to) q.set('to', to);
+  const fallback = defaultWindow(today);
+  if (!from && !to) q.set('window', 'all');
+  else if (from !== fallback.from || to !== fallback.to) {
+    if (from) q.set('from', from);
+    if (to) q.set('to', to);
+  }
   // All types selected is the same as no filter.
   if (serviceTypes.length && serviceTypes.length < SERVICE_TYPES.length) {
     for (const t of serviceTypes) q.append('serviceType', t);
