@@ -460,6 +460,32 @@ describeWithBrowser('Insights page (headless Chromium, demo data)', (chromiumPat
     expectClean(g);
   });
 
+  it("the song story's first sung is the first time ever, with the window's count beside it", async () => {
+    // A song introduced well before the window: its first time in the window is not its first time.
+    const [, song] = await topSongs();
+    type U = { timesSung: number; firstSung: number; lastSung: number };
+    const ever = (await api<{ song: { usage: U } }>(`{ song(id: ${song.song.id}) { usage { timesSung firstSung lastSung } } }`)).song.usage;
+    const from = new Date(ever.firstSung + 120 * 86_400_000).toISOString().slice(0, 10);
+    const to = new Date(ever.lastSung).toISOString().slice(0, 10);
+    const inWindow = (await api<{ song: { usage: U } }>(`{ song(id: ${song.song.id}) { usage(from: "${from}", to: "${to}") { timesSung firstSung } } }`)).song.usage;
+    expect(inWindow.firstSung).toBeGreaterThan(ever.firstSung);
+
+    const g = await open(`?from=${from}&to=${to}&song=${song.song.id}`);
+    const { page } = g;
+    const stats = await page.$$eval('#story .stats > div', (els) =>
+      els.map((d) => [d.querySelector('dt')!.textContent, d.querySelector('dd')!.textContent] as [string, string]),
+    );
+    // Dates as the page writes them (en-GB in the service zone, UTC here), in the browser's own ICU.
+    const day = (ms: number) =>
+      page.evaluate((t) => new Intl.DateTimeFormat('en-GB', { timeZone: 'UTC', day: 'numeric', month: 'short', year: 'numeric' }).format(t), ms);
+    const labels = stats.map(([dt]) => dt);
+    const at = labels.indexOf('First sung');
+    expect(stats[at][1]).toBe(await day(ever.firstSung));
+    expect(stats[at + 1]).toEqual(['Times sung in the window', String(inWindow.timesSung)]);
+    expect(await text(page, '#story .story-note')).toMatch(/first and last sung are of all time/i);
+    expectClean(g);
+  });
+
   it('reads on a phone: one column, no sideways scrolling, charts drawn', async () => {
     const g = await open('', { width: 390, height: 844 });
     const { page } = g;

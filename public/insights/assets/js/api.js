@@ -96,10 +96,12 @@ export async function anySongs(signal) {
   return (await gql('{ songs(limit: 1) { id } }', signal)).songs.length > 0;
 }
 
+/** A song with its usage in the window, and `ever`: its first and last time of all (of the types). */
 export async function songStory(songId, window, signal) {
   const d = await gql(
     `{ song(id: ${Number(songId)}) { id name artists usage${args(window)} {
-        timesSung firstSung lastSung asOpener asCloser byServiceType { serviceType timesSung lastSung } } } }`,
+        timesSung firstSung lastSung asOpener asCloser byServiceType { serviceType timesSung lastSung } }
+      ever: usage${args({ serviceTypes: window.serviceTypes })} { firstSung lastSung } } }`,
     signal,
   );
   return d.song;

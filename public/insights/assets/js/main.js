@@ -318,7 +318,7 @@ function loadStory() {
     const song = await api.songStory(id, w, signal);
     if (!song) return storyHeader.missing(id);
     name = song.name;
-    storyHeader.show(song, state.serviceTypes);
+    storyHeader.show(song, state.serviceTypes, state.from || state.to ? windowSpan(state) : null);
   });
   load('strip', panels.strip, async (signal) => {
     const buckets = await api.timeline(w, bucket, signal, id);

@@ -335,13 +335,17 @@ export function sungWithView(name, rows, openSong) {
   };
 }
 
-/** The story's headline numbers, as a definition list's [term, value] pairs. */
-export function storyStats(usage, types) {
+/**
+ * The story's headline numbers, as a definition list's [term, value] pairs. First and last sung
+ * are the song's whole life (`ever`: a song introduced two years ago was not first sung when the
+ * window starts); the counts are the window's, the first of them beside the first date.
+ */
+export function storyStats(usage, ever, types, allTime) {
   const t = types.length ? types : SERVICE_TYPES;
   return [
-    ['Times sung', usage.timesSung],
-    ['First sung', fmtDay(usage.firstSung)],
-    ['Last sung', fmtDay(usage.lastSung)],
+    ['First sung', fmtDay(ever.firstSung)],
+    [allTime ? 'Times sung' : 'Times sung in the window', usage.timesSung],
+    ['Last sung', fmtDay(ever.lastSung)],
     ['Opened a service', plural(usage.asOpener, 'time')],
     ['Closed a service', plural(usage.asCloser, 'time')],
     ...usage.byServiceType.filter((b) => t.includes(b.serviceType)).map((b) => [TYPE_LABELS[b.serviceType], b.timesSung]),
