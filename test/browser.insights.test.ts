@@ -387,6 +387,54 @@ describeWithBrowser('Insights page (headless Chromium, demo data)', (chromiumPat
     expectClean(again);
   });
 
+  it('applies a typed date only when it is complete: no request for a half-typed year, no flash of a wrong window', async () => {
+    const g = await open('?from=2026-01-01&to=2026-03-31');
+    const { page } = g;
+    const windows: string[] = [];
+    page.on('request', (r) => {
+      if (!r.url().endsWith('/graphql')) return;
+      const query = JSON.parse(r.postData() ?? '{}').query as string;
+      if (query.includes('songUsage')) windows.push(/from: "([^"]*)"/.exec(query)?.[1] ?? 'open');
+    });
+    // Every notice shown, however briefly.
+    await page.evaluate(() => {
+      const notice = document.querySelector('#notice') as HTMLElement;
+      const seen: string[] = ((window as any).noticesSeen = []);
+      new MutationObserver(() => {
+        if (!notice.hidden && notice.textContent) seen.push(notice.textContent);
+      }).observe(notice, { childList: true, subtree: true, attributes: true, characterData: true });
+    });
+    // The keys of a date in the order this browser's locale puts a date input's fields.
+    const keysFor = (y: number, m: number, d: number) =>
+      page.evaluate(
+        (t) =>
+          new Intl.DateTimeFormat(navigator.language, { timeZone: 'UTC', day: '2-digit', month: '2-digit', year: 'numeric' })
+            .formatToParts(t)
+            .filter((p) => p.type !== 'literal')
+            .map((p) => p.value)
+            .join(''),
+        Date.UTC(y, m - 1, d),
+      );
+
+    // Typing 15 Feb 2025 passes through 0002-02-15, 0020-02-15 and 0202-02-15 on the way.
+    await page.focus('input[name="from"]');
+    await page.keyboard.type(await keysFor(2025, 2, 15), { delay: 60 });
+    await page.waitForFunction(() => location.search.includes('from=2025-02-15'), { polling: 50, timeout: 10_000 });
+    await settled(page);
+    expect(windows).toEqual(['2025-02-15']);
+    expect(await page.evaluate(() => (window as any).noticesSeen)).toEqual([]);
+
+    // A finished window that ends before it starts is refused once, without a request.
+    await page.focus('input[name="to"]');
+    await page.keyboard.type(await keysFor(2024, 12, 31), { delay: 60 });
+    await page.keyboard.press('Tab');
+    await page.waitForFunction(() => !(document.querySelector('#notice') as HTMLElement).hidden, { polling: 50, timeout: 10_000 });
+    expect(await text(page, '#notice')).toMatch(/cannot end \(31 Dec 2024\) before it starts \(15 Feb 2025\)/);
+    expect(windows).toEqual(['2025-02-15']);
+    expect(new URL(page.url()).searchParams.get('to')).toBe('2026-03-31');
+    expect(g.errors).toEqual([]);
+  });
+
   it("clicking a song's bar opens its story; the keyboard reaches it too", async () => {
     const g = await open('?window=all');
     const { page } = g;

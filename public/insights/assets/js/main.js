@@ -119,17 +119,64 @@ form.preset.addEventListener('change', () => {
   }
   navigate(presetWindow(p, today()));
 });
+// ---- typed dates: applied when complete ------------------------------------------------------
+// A date input reports a complete value after every keystroke of a date being typed: the year
+// "2025" arrives as 0002, 0020, 0202, then 2025, and editing a day goes through a day of its first
+// digit. Applying each would reload every view with a window nobody asked for. So a date is
+// applied only when both fields hold a complete date of a plausible year (or are empty), after a
+// short pause in typing, or at once when the field is left, Enter is pressed or the calendar
+// picker (no keystrokes) sets it.
+const TYPING_PAUSE_MS = 700;
+const YEARS = [1900, 2200];
+let dateTimer = 0;
+let lastDateKey = 0;
+
+/** 'ok' (a usable date), 'empty' (cleared on purpose), or 'unfinished' (being typed, or an implausible year). */
+function dateField(input) {
+  if (input.validity.badInput) return 'unfinished';
+  if (!input.value) return 'empty';
+  const year = Number(input.value.slice(0, 4));
+  return isDay(input.value) && year >= YEARS[0] && year <= YEARS[1] ? 'ok' : 'unfinished';
+}
+
+/** Apply the typed window if it is complete; `leaving`: the user is done, so say what is wrong. */
+function applyDates(leaving) {
+  clearTimeout(dateTimer);
+  const unfinished = ['from', 'to'].filter((name) => dateField(form[name]) === 'unfinished');
+  if (unfinished.length) {
+    if (!leaving) return;
+    showNotice(
+      unfinished.map(
+        (name) => `The ${name === 'from' ? 'From' : 'To'} date is not a complete date from ${YEARS[0]} to ${YEARS[1]}; the window was not changed.`,
+      ),
+    );
+    for (const name of unfinished) form[name].value = state[name] ?? '';
+    return;
+  }
+  const from = form.from.value || null;
+  const to = form.to.value || null;
+  if (from === state.from && to === state.to) return;
+  if (from && to && from > to) {
+    showNotice([`The window cannot end (${fmtCalendarDay(to)}) before it starts (${fmtCalendarDay(from)}).`]);
+    return;
+  }
+  navigate({ from, to });
+}
+
 for (const name of ['from', 'to']) {
-  form[name].addEventListener('change', () => {
-    const from = form.from.value || null;
-    const to = form.to.value || null;
-    if ((from && !isDay(from)) || (to && !isDay(to))) return;
-    if (from && to && from > to) {
-      showNotice([`The window cannot end (${fmtCalendarDay(to)}) before it starts (${fmtCalendarDay(from)}).`]);
-      return;
-    }
-    navigate({ from, to });
+  const input = form[name];
+  input.addEventListener('keydown', (e) => {
+    lastDateKey = Date.now();
+    if (e.key === 'Enter') applyDates(true);
   });
+  const typed = () => {
+    clearTimeout(dateTimer);
+    if (Date.now() - lastDateKey > TYPING_PAUSE_MS) applyDates(false);
+    else dateTimer = setTimeout(() => applyDates(false), TYPING_PAUSE_MS);
+  };
+  input.addEventListener('input', typed);
+  input.addEventListener('change', typed);
+  input.addEventListener('blur', () => applyDates(true));
 }
 form.addEventListener('change', (e) => {
   if (e.target.name !== 'serviceType') return;
