@@ -218,7 +218,9 @@ describeWithBrowser('Insights page (headless Chromium, demo data)', (chromiumPat
 
     const timeline = await chartSeries(page, 'timeline');
     const timelineRows = await tableRows(page, 'timeline');
-    expect(timeline[0].data).toEqual(numbers(timelineRows, 1));
+    // A partial bucket is a marked data item: { value, ... }.
+    const values = (data: unknown[]) => data.map((d) => (d && typeof d === 'object' ? (d as { value: number }).value : d));
+    expect(values(timeline[0].data)).toEqual(numbers(timelineRows, 1));
     expect(timeline[1].data).toEqual(numbers(timelineRows, 2));
 
     const fresh = await chartSeries(page, 'new');
@@ -385,6 +387,52 @@ describeWithBrowser('Insights page (headless Chromium, demo data)', (chromiumPat
     await shoot(g, 'window');
     expectClean(g);
     expectClean(again);
+  });
+
+  it('marks the timeline buckets the window cuts short as partial, and only those', async () => {
+    const marked = async (query: string) => {
+      const g = await open(query);
+      const rows = await tableRows(g.page, 'timeline');
+      const bars = (await chartSeries(g.page, 'timeline'))[0].data as (number | { value: number; partial?: boolean })[];
+      expectClean(g);
+      return {
+        page: g.page,
+        table: rows.map((r) => /partial/.test(r[0])),
+        chart: bars.map((b) => typeof b === 'object' && b.partial === true),
+        values: bars.map((b) => (typeof b === 'object' ? b.value : b)),
+        counts: rows.map((r) => Number(r[1])),
+      };
+    };
+    // 10 January to 20 March: January and March are cut, February is whole.
+    const months = await marked('?from=2026-01-10&to=2026-03-20&bucket=MONTH');
+    expect(months.table).toEqual([true, false, true]);
+    expect(months.chart).toEqual([true, false, true]);
+    expect(months.values).toEqual(months.counts);
+    expect(await text(months.page, '[data-view="timeline"] .summary')).toMatch(/partial/);
+    // Whole months: nothing is partial.
+    const whole = await marked('?from=2026-01-01&to=2026-03-31&bucket=MONTH');
+    expect(whole.table).toEqual([false, false, false]);
+    expect(whole.chart).toEqual([false, false, false]);
+    expect(await text(whole.page, '[data-view="timeline"] .summary')).not.toMatch(/partial/);
+    // Weeks from Wednesday 7 January (ISO weeks start on Monday) to Sunday 1 February.
+    const weeks = await marked('?from=2026-01-07&to=2026-02-01&bucket=WEEK');
+    expect(weeks.table).toEqual([true, false, false, false]);
+
+    // The rule itself (the page's own module): an open start cuts nothing; an open end cuts only
+    // the bucket under way on `today`; days are the service zone's.
+    await weeks.page.evaluate("import('/insights/assets/js/buckets.js').then((m) => { window.insightsBuckets = m; })");
+    const r = await weeks.page.evaluate(() => {
+      const m = (window as any).insightsBuckets;
+      const ny = (iso: string) => Date.parse(iso); // instants of New York midnights, written with their offset
+      const starts = [ny('2026-09-01T00:00:00-04:00'), ny('2026-10-01T00:00:00-04:00'), ny('2026-11-01T00:00:00-04:00')];
+      const open = m.coverage(starts, 'MONTH', { from: null, to: null }, '2026-11-22', 'America/New_York');
+      const past = m.coverage(starts, 'MONTH', { from: null, to: null }, '2027-01-05', 'America/New_York');
+      return { open, past: past.map((c: { partial: boolean }) => c.partial), week: m.bucketDays(ny('2026-11-02T00:00:00-05:00'), 'WEEK', 'America/New_York') };
+    });
+    expect(r.open.map((c: { partial: boolean }) => c.partial)).toEqual([false, false, true]);
+    expect(r.open[2]).toMatchObject({ first: '2026-11-01', last: '2026-11-30', from: '2026-11-01', to: '2026-11-22' });
+    expect(r.past).toEqual([false, false, false]);
+    expect(r.week).toEqual({ first: '2026-11-02', last: '2026-11-08' });
   });
 
   it('applies a typed date only when it is complete: no request for a half-typed year, no flash of a wrong window', async () => {

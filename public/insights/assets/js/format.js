@@ -17,4 +17,8 @@ export const fmtCalendarDay = (day) =>
     new Date(`${day}T00:00:00Z`),
   );
 
+/** A YYYY-MM-DD calendar day as "5 Jan", for spans inside one period. */
+export const fmtDayMonth = (day) =>
+  new Intl.DateTimeFormat('en-GB', { timeZone: 'UTC', day: 'numeric', month: 'short' }).format(new Date(`${day}T00:00:00Z`));
+
 export const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;

@@ -1,6 +1,7 @@
 // The Insights page: URL state -> controls and views; every number comes from /graphql.
 
 import * as api from './api.js';
+import { coverage } from './buckets.js';
 import { syncExportLink } from './export.js';
 import { fmtCalendarDay, TIME_ZONE } from './format.js';
 import { Panel, songButton } from './panel.js';
@@ -288,12 +289,16 @@ function loadTopAndPairs() {
   });
 }
 
+/** How much of each bucket the window covers (the first and last may be partial). */
+const bucketCover = (buckets, bucket) =>
+  coverage(buckets.map((b) => b.start), bucket, state, today(), TIME_ZONE);
+
 function loadTimeline() {
   const bucket = effectiveBucket(state);
   load('timeline', panels.timeline, async (signal) => {
     const buckets = await api.timeline(windowArgs(state), bucket, signal);
     if (!buckets.some((b) => b.services > 0)) return panels.timeline.empty(...(await emptyWindow('services', signal)));
-    panels.timeline.show(views.timelineView(buckets, bucket));
+    panels.timeline.show(views.timelineView(buckets, bucket, bucketCover(buckets, bucket)));
   });
 }
 
@@ -376,7 +381,7 @@ function loadStory() {
         { label: 'Show all time', run: () => navigate({ from: null, to: null }) },
       ]);
     }
-    panels.strip.show(views.stripView(name, buckets, bucket));
+    panels.strip.show(views.stripView(name, buckets, bucket, bucketCover(buckets, bucket)));
   });
   load('with', panels.sungWith, async (signal) => {
     const rows = (await api.sungWith(id, w, WITH_LIMIT, signal)).filter((r) => r.together > 0);

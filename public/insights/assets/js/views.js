@@ -1,6 +1,6 @@
 // What each view draws: API answers in, Panel.show() arguments out (chart option, table, keys).
 
-import { fmtCalendarDay, fmtDay, fmtMonth, plural } from './format.js';
+import { fmtCalendarDay, fmtDay, fmtDayMonth, fmtMonth, plural } from './format.js';
 import { SERVICE_TYPES, TYPE_LABELS } from './state.js';
 
 // Okabe-Ito colours: told apart with any common colour-vision deficiency.
@@ -114,22 +114,53 @@ export function topSongsView(rows, types, openSong) {
 const bucketLabel = (bucket) => (bucket === 'WEEK' ? (ms) => `w/c ${fmtDay(ms)}` : fmtMonth);
 const bucketWord = (bucket) => (bucket === 'WEEK' ? 'week' : 'month');
 
-export function timelineView(buckets, bucket) {
+/** The days of a partial bucket the window covers: "from 10 Jan", "to 20 Mar", "10 to 20 Jan". */
+function coveredDays(c) {
+  if (c.from !== c.first && c.to !== c.last) return `${fmtDayMonth(c.from)} to ${fmtDayMonth(c.to)}`;
+  return c.from !== c.first ? `from ${fmtDayMonth(c.from)}` : `to ${fmtDayMonth(c.to)}`;
+}
+
+/**
+ * Bucket labels, the partial ones marked: `short` on the axis, `full` (with the days covered) in
+ * the tooltip, table and keyboard text, and a sentence naming them for the summary.
+ */
+function bucketLabels(buckets, bucket, cover) {
   const label = bucketLabel(bucket);
-  const labels = buckets.map((b) => label(b.start));
+  const short = buckets.map((b) => label(b.start));
+  const full = short.map((l, i) => (cover[i].partial ? `${l} (partial: ${coveredDays(cover[i])})` : l));
+  const cut = full.filter((_, i) => cover[i].partial);
+  const note = cut.length
+    ? ` Partial ${cut.length === 1 ? bucketWord(bucket) : `${bucketWord(bucket)}s`}, drawn pale with a dashed edge: ${cut.join('; ')}.`
+    : '';
+  return { short, full, note };
+}
+
+/** A partial bucket's bar: paler, dashed edge. `partial` rides along on the data item for tests and tools. */
+const partialBar = (value, color) => ({
+  value,
+  partial: true,
+  itemStyle: { color, opacity: 0.45, borderColor: color, borderWidth: 1.5, borderType: 'dashed' },
+});
+const bars = (values, cover, color) => values.map((v, i) => (cover[i].partial ? partialBar(v, color) : v));
+
+/** `cover[i]`: how much of bucket i the window covers (./buckets.js). */
+export function timelineView(buckets, bucket, cover) {
+  const label = bucketLabel(bucket);
+  const { short, full: labels, note } = bucketLabels(buckets, bucket, cover);
   const services = buckets.reduce((n, b) => n + b.services, 0);
   const busiest = buckets.reduce((a, b) => (b.services > a.services ? b : a), buckets[0]);
   return {
-    summary: `${plural(services, 'service')} over ${plural(buckets.length, bucketWord(bucket))}; busiest: ${label(busiest.start)} with ${plural(busiest.services, 'service')}.`,
+    summary: `${plural(services, 'service')} over ${plural(buckets.length, bucketWord(bucket))}; busiest: ${label(busiest.start)} with ${plural(busiest.services, 'service')}.${note}`,
     option: {
       legend: { top: 0, left: 0 },
       grid: grid({ right: 16, bottom: 40 }),
       tooltip: { trigger: 'axis' },
       dataZoom: buckets.length > 60 ? [{ type: 'inside' }, { type: 'slider', height: 18, bottom: 4 }] : [],
-      xAxis: { type: 'category', data: labels, axisTick: { alignWithLabel: true } },
+      // The full label (partial ones say so) is the category, for the tooltip; the axis writes it short.
+      xAxis: { type: 'category', data: labels, axisTick: { alignWithLabel: true }, axisLabel: { formatter: (_, i) => short[i] } },
       yAxis: { type: 'value', minInterval: 1 },
       series: [
-        { name: 'Services', type: 'bar', itemStyle: { color: BLUE }, data: buckets.map((b) => b.services) },
+        { name: 'Services', type: 'bar', itemStyle: { color: BLUE }, data: bars(buckets.map((b) => b.services), cover, BLUE) },
         {
           name: 'Distinct songs',
           type: 'line',
@@ -292,20 +323,19 @@ export function pairsView(top, withLists, openSong) {
   };
 }
 
-/** One song's history: how often it was sung per period. */
-export function stripView(name, buckets, bucket) {
-  const label = bucketLabel(bucket);
-  const labels = buckets.map((b) => label(b.start));
+/** One song's history: how often it was sung per period (`cover` as for the timeline). */
+export function stripView(name, buckets, bucket, cover) {
+  const { short, full: labels, note } = bucketLabels(buckets, bucket, cover);
   const sung = buckets.filter((b) => b.performances > 0).length;
   return {
-    summary: `${name} was sung in ${sung} of ${plural(buckets.length, bucketWord(bucket))}.`,
+    summary: `${name} was sung in ${sung} of ${plural(buckets.length, bucketWord(bucket))}.${note}`,
     height: 170,
     option: {
       grid: grid({ right: 16, top: 16, bottom: 8 }),
       tooltip: { trigger: 'axis' },
-      xAxis: { type: 'category', data: labels },
+      xAxis: { type: 'category', data: labels, axisLabel: { formatter: (_, i) => short[i] } },
       yAxis: { type: 'value', minInterval: 1 },
-      series: [{ name: 'Times sung', type: 'bar', itemStyle: { color: BLUE }, data: buckets.map((b) => b.performances) }],
+      series: [{ name: 'Times sung', type: 'bar', itemStyle: { color: BLUE }, data: bars(buckets.map((b) => b.performances), cover, BLUE) }],
     },
     items: buckets.map((b, i) => ({ text: `${labels[i]}: ${plural(b.performances, 'time')}`, tip: { seriesIndex: 0, dataIndex: i } })),
     table: {
