@@ -582,6 +582,43 @@ describeWithBrowser('Insights page (headless Chromium, demo data)', (chromiumPat
     expectClean(g);
   });
 
+  it('never cuts a song title mid-word on a chart axis, on a desktop or a phone', async () => {
+    // Each category's drawn label, as ECharts laid it out (its lines are the text's TSpans).
+    const drawn = (page: Page, view: string) =>
+      page.$eval(`[data-chart="${view}"]`, (el) => {
+        const chart = (window as any).echarts.getInstanceByDom(el);
+        const option = chart.getOption();
+        const names = [...option.yAxis, ...option.xAxis].filter((a: any) => a.type === 'category').flatMap((a: any) => a.data);
+        const lines = new Map<unknown, string[]>();
+        const outside: string[] = [];
+        for (const e of chart.getZr().storage.getDisplayList(true)) {
+          if (e.type !== 'tspan' || !e.parent) continue;
+          lines.set(e.parent, [...(lines.get(e.parent) ?? []), String(e.style.text)]);
+          // Drawn past the canvas edge, a label loses its first or last letters ("learer, My God").
+          const box = e.getBoundingRect().clone();
+          box.applyTransform(e.getComputedTransform());
+          if (box.x < -0.5 || box.x + box.width > el.clientWidth + 0.5) outside.push(String(e.style.text));
+        }
+        return { names: names as string[], labels: [...lines.values()].map((l) => l.join(' ').trim()), outside };
+      });
+    const cutMidWord = ({ names, labels, outside }: { names: string[]; labels: string[]; outside: string[] }) => [
+      ...outside.map((l) => `"${l}" drawn past the edge`),
+      ...names.flatMap((name) => {
+        // The labels that are (shortened) beginnings of this title; numbers are values, not titles.
+        const shown = labels.filter((l) => !/^\d+$/.test(l)).map((l) => l.replace(/(\.\.\.|…)$/, '').trimEnd()).filter((l) => l && name.startsWith(l));
+        if (!shown.length) return [`${name}: not drawn`];
+        return shown.filter((l) => l.length < name.length && name[l.length] !== ' ').map((l) => `${name}: "${l}"`);
+      }),
+    ];
+    for (const viewport of [{ width: 1280, height: 900 }, { width: 390, height: 844 }]) {
+      const g = await open('?window=all&weeks=4&song=15', viewport);
+      for (const view of ['top', 'rotation', 'new', 'pairs', 'story-with']) {
+        expect([viewport.width, view, cutMidWord(await drawn(g.page, view))]).toEqual([viewport.width, view, []]);
+      }
+      expectClean(g);
+    }
+  });
+
   it('reads on a phone: one column, no sideways scrolling, charts drawn', async () => {
     const g = await open('', { width: 390, height: 844 });
     const { page } = g;

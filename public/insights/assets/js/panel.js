@@ -1,5 +1,7 @@
 // One chart with its text alternative (a table), keyboard use, and loading / empty / error states.
 
+import { CHART_FONT_FAMILY } from './format.js';
+
 const SLOW_MS = 5000;
 let nextId = 0;
 
@@ -27,7 +29,7 @@ function withDefaults(option, description) {
   return {
     animation: !reducedMotion.matches,
     animationDuration: 300,
-    textStyle: { fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif' },
+    textStyle: { fontFamily: CHART_FONT_FAMILY },
     ...option,
     // Our own description: ECharts' generated one reads out raw data tuples.
     aria: { enabled: true, label: { description }, ...option.aria },

@@ -1,6 +1,6 @@
 // What each view draws: API answers in, Panel.show() arguments out (chart option, table, keys).
 
-import { fmtCalendarDay, fmtDay, fmtDayMonth, fmtMonth, plural } from './format.js';
+import { CHART_FONT_FAMILY, fitTitle, fmtCalendarDay, fmtDay, fmtDayMonth, fmtMonth, plural } from './format.js';
 import { SERVICE_TYPES, TYPE_LABELS } from './state.js';
 
 // Okabe-Ito colours: told apart with any common colour-vision deficiency.
@@ -10,16 +10,32 @@ const VERMILION = '#D55E00';
 const ROW = 30;
 const WEEK_MS = 7 * 86_400_000;
 
-/** Phones get shorter song names beside the bars (the full name is in the tooltip and table). */
+/** Phones get narrower song labels beside the bars (the full name is in the tooltip and table). */
 const narrow = () => window.matchMedia('(max-width: 500px)').matches;
 
-const categoryAxis = (names, extra = {}) => ({
+/** Width in px of `text` in the charts' 12px axis-label font, measured as the canvas will draw it. */
+let measurer = null;
+function labelWidth(text) {
+  measurer ??= document.createElement('canvas').getContext('2d');
+  measurer.font = `12px ${CHART_FONT_FAMILY}`;
+  return measurer.measureText(text).width;
+}
+/** A title fitted into `width` px on `lines` lines, at word boundaries (format.js fitTitle). */
+const fitted = (width, lines) => (name) => fitTitle(name, width, lines, labelWidth);
+
+/**
+ * Song names down the side: two lines at most, wrapped and shortened at word boundaries, not
+ * ECharts' character truncation. A bar row (ROW) holds two 13px lines. The label box is given its
+ * width so the grid leaves exactly that room (ECharts' own estimate samples a few labels and can
+ * leave a long one hanging past the canvas edge).
+ */
+const categoryAxis = (names, width = narrow() ? 110 : 160) => ({
   type: 'category',
   data: names,
   inverse: true,
   triggerEvent: true,
   axisTick: { show: false },
-  axisLabel: { width: narrow() ? 100 : 150, overflow: 'truncate', ...extra },
+  axisLabel: { width, formatter: fitted(width, 2), lineHeight: 13 },
 });
 const grid = (extra = {}) => ({ left: 8, right: 48, top: 36, bottom: 8, containLabel: true, ...extra });
 
@@ -281,10 +297,11 @@ export function pairsView(top, withLists, openSong) {
       xAxis: {
         type: 'category',
         data: names,
-        axisLabel: { rotate: narrow() ? 90 : 40, width: narrow() ? 70 : 90, overflow: 'truncate', interval: 0 },
+        // Rotated names read on one line: shortened after a whole word.
+        axisLabel: { rotate: narrow() ? 90 : 40, interval: 0, formatter: fitted(narrow() ? 80 : 100, 1) },
         splitArea: { show: true },
       },
-      yAxis: categoryAxis(names, { width: narrow() ? 90 : 130 }),
+      yAxis: categoryAxis(names, narrow() ? 96 : 140),
       visualMap: {
         min: 0,
         max,
