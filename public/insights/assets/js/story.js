@@ -12,8 +12,8 @@ export class StoryHeader {
     this.stats = section.querySelector('.stats');
     this.subs = section.querySelectorAll('.sub');
     // Which numbers are the window's and which the song's whole history.
-    this.note = make('p', { className: 'hint story-note' });
-    this.stats.after(this.note);
+    this.scope = make('p', { className: 'hint story-note' });
+    this.stats.after(this.scope);
   }
 
   loading() {
@@ -26,7 +26,7 @@ export class StoryHeader {
     this.title.textContent = 'Song story';
     this.artists.textContent = '';
     this.stats.replaceChildren(make('p', { className: `status ${kind}`, textContent: text }));
-    this.note.textContent = '';
+    this.scope.textContent = '';
     for (const sub of this.subs) sub.hidden = true;
   }
 
@@ -45,7 +45,7 @@ export class StoryHeader {
     for (const sub of this.subs) sub.hidden = false;
     this.title.textContent = song.name;
     this.artists.textContent = song.artists.filter(Boolean).join(', ');
-    this.note.textContent = windowText
+    this.scope.textContent = windowText
       ? `Counts are for the window shown (${windowText}); first and last sung are of all time.`
       : 'All time: every number is of the whole history.';
     this.stats.replaceChildren(
