@@ -619,6 +619,47 @@ describeWithBrowser('Insights page (headless Chromium, demo data)', (chromiumPat
     }
   });
 
+  it('on a phone, the controls leave the first screen to the charts, and no legend covers a chart', async () => {
+    const g = await open('', { width: 390, height: 844 });
+    const { page } = g;
+    const box = (sel: string) => page.$eval(sel, (e) => e.getBoundingClientRect().toJSON() as DOMRect);
+    // The window and types read as one line; the top chart starts on the first screen.
+    expect((await box('#controls')).height).toBeLessThan(844 * 0.15);
+    expect((await box('[data-chart="top"]')).top).toBeLessThan(844 * 0.6);
+    expect(await text(page, '#window-text')).toMatch(/^Last 12 months/);
+    // One tap away, the controls work as on a desktop.
+    await page.click('[data-action="toggle-controls"]');
+    expect(await page.$eval('[data-action="toggle-controls"]', (b) => b.getAttribute('aria-expanded'))).toBe('true');
+    await page.select('select[name="preset"]', 'all');
+    await settled(page);
+    expect(new URL(page.url()).search).toBe('?window=all');
+    await shoot(g, 'phone-controls');
+
+    // Every drawn element of a chart that is not its legend stays clear of the legend.
+    const underLegend = (view: string) =>
+      page.$eval(`[data-chart="${view}"]`, (el) => {
+        const chart = (window as any).echarts.getInstanceByDom(el);
+        const legend = chart.getViewOfComponentModel(chart.getModel().getComponent('legend')).group;
+        const inLegend = (e: any) => {
+          for (let p = e; p; p = p.parent) if (p === legend) return true;
+          return false;
+        };
+        const rect = (e: any) => {
+          const r = e.getBoundingRect().clone();
+          r.applyTransform(e.getComputedTransform());
+          return r;
+        };
+        const elements = chart.getZr().storage.getDisplayList(true).filter((e: any) => !e.invisible && !e.ignore);
+        const legendBoxes = elements.filter(inLegend).map(rect);
+        return elements
+          .filter((e: any) => !inLegend(e))
+          .filter((e: any) => legendBoxes.some((b: any) => b.intersect(rect(e))))
+          .map((e: any) => `${e.type} ${String(e.style?.text ?? '')}`.trim());
+      });
+    for (const view of ['top', 'timeline']) expect([view, await underLegend(view)]).toEqual([view, []]);
+    expectClean(g);
+  });
+
   it('reads on a phone: one column, no sideways scrolling, charts drawn', async () => {
     const g = await open('', { width: 390, height: 844 });
     const { page } = g;

@@ -100,11 +100,25 @@ function windowSpan(s) {
   return 'all time';
 }
 
+const PRESET_NAMES = { '3m': 'Last 3 months', '12m': 'Last 12 months' };
+
 function describeWindow(s) {
+  const preset = PRESET_NAMES[presetOf(s, today())];
   const span = windowSpan(s);
+  const shown = preset ? `${preset} (${span})` : span.charAt(0).toUpperCase() + span.slice(1);
   const types = s.serviceTypes.length && s.serviceTypes.length < SERVICE_TYPES.length ? s.serviceTypes.map((t) => TYPE_LABELS[t]).join(', ') : 'all service types';
-  return `Showing ${span}, ${types}. Dates in ${TIME_ZONE}.`;
+  return `${shown}, ${types}. Dates in ${TIME_ZONE}.`;
 }
+
+// On a phone the controls start folded behind the line describing the window (CSS shows the
+// Change button only there): unfolded they would fill the first screen before any chart.
+const toggle = $('[data-action="toggle-controls"]');
+function foldControls(folded) {
+  form.classList.toggle('collapsed', folded);
+  toggle.setAttribute('aria-expanded', String(!folded));
+}
+foldControls(window.matchMedia('(max-width: 600px)').matches);
+toggle.addEventListener('click', () => foldControls(!form.classList.contains('collapsed')));
 
 form.addEventListener('submit', (e) => e.preventDefault());
 form.preset.addEventListener('change', () => {
