@@ -660,6 +660,24 @@ describeWithBrowser('Insights page (headless Chromium, demo data)', (chromiumPat
     expectClean(g);
   });
 
+  it('names the pair score for people ("Together score"), with a one-line explanation', async () => {
+    const g = await open('?window=all&song=1');
+    const { page } = g;
+    const pairs = (await api<{ songsSungWith: { song: { name: string }; jaccard: number }[] }>('{ songsSungWith(songId: 1, limit: 10) { song { name } jaccard } }'))
+      .songsSungWith;
+    for (const view of ['pairs', 'story-with']) {
+      const headers = await page.$$eval(`[data-table="${view}"] thead th`, (ths) => ths.map((th) => (th.textContent ?? '').trim()));
+      expect(headers).toContain('Together score');
+      expect(headers.join(' ')).not.toMatch(/jaccard/i);
+      const note = await text(page, `[data-table="${view}"] .table-note`);
+      expect(note).toMatch(/^Together score: /);
+      expect(note.split('\n')).toHaveLength(1);
+    }
+    const column = (await page.$$eval('[data-table="story-with"] thead th', (ths) => ths.map((th) => th.textContent))).indexOf('Together score');
+    expect((await tableRows(page, 'story-with')).map((r) => r[column])).toEqual(pairs.map((p) => p.jaccard.toFixed(2)));
+    expectClean(g);
+  });
+
   it('reads on a phone: one column, no sideways scrolling, charts drawn', async () => {
     const g = await open('', { width: 390, height: 844 });
     const { page } = g;

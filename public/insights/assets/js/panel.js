@@ -211,7 +211,8 @@ export class Panel {
     this.fitLegend();
   }
 
-  renderTable({ caption, columns, rows }) {
+  /** `note`: one line under the table, for a column that needs explaining. */
+  renderTable({ caption, columns, rows, note }) {
     const head = el('tr', {}, ...columns.map((c) => el('th', { scope: 'col', class: c.num ? 'num' : null, text: c.label })));
     const body = rows.map((row) =>
       el(
@@ -225,7 +226,9 @@ export class Panel {
         }),
       ),
     );
+    // The note goes first: a long table scrolls inside its box, and the note should not scroll away with the end.
     this.tableWrap.replaceChildren(
+      ...(note ? [el('p', { class: 'table-note', text: note })] : []),
       el('table', {}, el('caption', { text: caption }), el('thead', {}, head), el('tbody', {}, ...body)),
     );
   }

@@ -258,6 +258,10 @@ export function newSongsView(rows, openSong, chartLimit = 30) {
   };
 }
 
+/** The API's `jaccard`, named and explained for people. */
+const TOGETHER_SCORE =
+  'Together score: of the services with either song, the share that had both (1.00 = always sung together, 0.00 = never).';
+
 /**
  * Pairs among the top songs: `withLists[i]` is songsSungWith for `top[i]`. The heat map is
  * symmetric; the table and the keyboard walk the pairs strongest first.
@@ -334,8 +338,9 @@ export function pairsView(top, withLists, openSong) {
     },
     table: {
       caption: 'Pairs among the top songs, most often together first',
-      columns: [{ label: 'Song' }, { label: 'Sung with' }, { label: 'Services together', num: true }, { label: 'Jaccard', num: true }],
+      columns: [{ label: 'Song' }, { label: 'Sung with' }, { label: 'Services together', num: true }, { label: 'Together score', num: true }],
       rows: pairs.map((p) => [top[p.i].song, top[p.j].song, p.together, p.jaccard.toFixed(2)]),
+      note: TOGETHER_SCORE,
     },
   };
 }
@@ -376,8 +381,9 @@ export function sungWithView(name, rows, openSong) {
     }),
     table: {
       caption: `Songs sung in the same services as ${name}`,
-      columns: [{ label: 'Song' }, { label: 'Services together', num: true }, { label: 'Jaccard', num: true }],
+      columns: [{ label: 'Song' }, { label: 'Services together', num: true }, { label: 'Together score', num: true }],
       rows: rows.map((r) => [r.song, r.together, r.jaccard.toFixed(2)]),
+      note: TOGETHER_SCORE,
     },
   };
 }
