@@ -173,6 +173,21 @@ describe('GET /reports/timeline, /reports/artists', () => {
     );
   });
 
+  it('GET /reports/sungOften and songsSungOften: songs in more than a share of the last services', async () => {
+    const SHARE = 'services firstService lastService songs { song { id name artists } timesSung share lastSung }';
+    const expected = ref.songsSungOften({ to: day('2023-06-30', true), serviceTypes: ['SUN_AM', 'WED'], lastServices: 10, moreThanPercent: 30 });
+    expect(expected.songs.length).toBeGreaterThan(0);
+    expect(expected.services).toBe(10);
+    const res = await server.api('GET', '/reports/sungOften?to=2023-06-30&serviceType=SUN_AM&serviceType=WED&lastServices=10&moreThanPercent=30');
+    expectJson(res, 200, expected);
+    const gql = await server.gql(`{ songsSungOften(to: "2023-06-30", serviceTypes: [SUN_AM, WED], lastServices: 10, moreThanPercent: 30) { ${SHARE} } }`);
+    expect(gql.body.data.songsSungOften).toEqual(expected);
+    // Defaults: the last 12 services of every type, songs in more than half of them.
+    const defaults = ref.songsSungOften({ to: null, serviceTypes: ALL, lastServices: 12, moreThanPercent: 50 });
+    expectJson(await server.api('GET', '/reports/sungOften'), 200, defaults);
+    expect((await server.gql(`{ songsSungOften { ${SHARE} } }`)).body.data.songsSungOften).toEqual(defaults);
+  });
+
   it('artists, paged', async () => {
     const expected = ref.artistUsage(Q1, { limit: 3 });
     const res = await server.api('GET', '/reports/artists?from=2023-04-01&to=2023-06-30&limit=3');
@@ -204,6 +219,13 @@ describe('bad input: 400 naming the parameter, 404 for unknown songs', () => {
     ['/songs/1/sungWith?limit=1001', 'limit'],
     ['/songs/abc/usage', 'songId'],
     ['/songs/1/usage?to=2023-01-01&from=2024-01-01', 'to'],
+    ['/reports/sungOften?lastServices=0', 'lastServices'],
+    ['/reports/sungOften?lastServices=1001', 'lastServices'],
+    ['/reports/sungOften?lastServices=twelve', 'lastServices'],
+    ['/reports/sungOften?moreThanPercent=100', 'moreThanPercent'],
+    ['/reports/sungOften?moreThanPercent=-5', 'moreThanPercent'],
+    ['/reports/sungOften?moreThanPercent=0.5', 'moreThanPercent'],
+    ['/reports/sungOften?to=someday', 'to'],
   ];
   it.each(bad)('%s names %s', async (path, param) => {
     const res = await server.api('GET', path);
@@ -225,6 +247,8 @@ describe('bad input: 400 naming the parameter, 404 for unknown songs', () => {
     expect(res.body.errors[0]).toMatchObject({ message: expect.stringMatching(/^to\b/), extensions: { code: 'BAD_REQUEST' } });
     const missing = await server.gql('{ songsSungWith(songId: 999) { together } }');
     expect(missing.body.errors[0].extensions.code).toBe('NOT_FOUND');
+    const share = await server.gql('{ songsSungOften(moreThanPercent: 100) { services } }');
+    expect(share.body.errors[0]).toMatchObject({ message: expect.stringMatching(/^moreThanPercent\b/), extensions: { code: 'BAD_REQUEST' } });
   });
 
   it('the cost limit charges analytics their weight: four reports run, six are refused', async () => {
@@ -238,9 +262,15 @@ describe('bad input: 400 naming the parameter, 404 for unknown songs', () => {
 
   it('every analytics route is in the OpenAPI document', async () => {
     const doc = (await server.api('GET', '/openapi.json')).body;
-    for (const p of ['/reports/songUsage', '/reports/newSongs', '/reports/timeline', '/reports/artists', '/songs/{songId}/usage', '/songs/{songId}/sungWith', '/songs/notSungSince/{date}']) {
+    for (const p of ['/reports/songUsage', '/reports/newSongs', '/reports/timeline', '/reports/artists', '/reports/sungOften', '/songs/{songId}/usage', '/songs/{songId}/sungWith', '/songs/notSungSince/{date}']) {
       expect(doc.paths[p]?.get).toBeDefined();
     }
+    const often = doc.paths['/reports/sungOften'].get;
+    expect(often.operationId).toBe('songsSungOften');
+    expect(often.parameters.map((p: { name: string }) => p.name).sort()).toEqual(['lastServices', 'moreThanPercent', 'serviceType', 'to']);
+    const param = (name: string) => often.parameters.find((p: { name: string }) => p.name === name).schema;
+    expect(param('lastServices')).toMatchObject({ type: 'integer', minimum: 1, maximum: 1000 });
+    expect(param('moreThanPercent')).toMatchObject({ type: 'integer', minimum: 0, maximum: 99 });
     expect(Object.keys(doc.paths['/reports/songUsage'].get.responses['200'].content)).toEqual(['application/json', 'text/csv']);
     const names = doc.paths['/reports/songUsage'].get.parameters.map((p: { name: string }) => p.name).sort();
     expect(names).toEqual(['format', 'from', 'includeUnsung', 'limit', 'offset', 'serviceType', 'sort', 'to']);

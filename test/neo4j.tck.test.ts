@@ -137,6 +137,16 @@ const cases: [string, () => Promise<unknown>][] = [
         null,
       ),
   ],
+  // Analytics whose Cypher is pinned here too (the rest: the analytics contract and the linter).
+  [
+    'songUsage (new songs, all time, every type: newest first)',
+    () => store.songUsage({ window: { from: null, to: null, serviceTypes: ['SUN_AM', 'SUN_PM', 'WED'] }, sort: 'FIRST_SUNG', includeUnsung: false, firstIn: { from: 1_600_000_000_000, to: null } }),
+  ],
+  [
+    'songUsage (new songs, some types: newest first)',
+    () => store.songUsage({ window: { from: null, to: null, serviceTypes: ['WED'] }, sort: 'FIRST_SUNG', includeUnsung: false, firstIn: { from: null, to: null } }),
+  ],
+  ['songsSungOften', () => store.songsSungOften({ to: 1_700_600_000_000, serviceTypes: ['SUN_AM', 'WED'], lastServices: 12, moreThanPercent: 50 })],
 ];
 
 describe.each(cases)('%s', (_name, operation) => {

@@ -62,3 +62,15 @@ test.each<[AnalyticsStatementName, RegExp]>([
   expect(detail.filter((d) => d.includes('TEMP B-TREE'))).toEqual([]);
   expect(detail.filter((d) => /performed_in|services/.test(d))).toEqual([]);
 });
+
+// Songs sung often: the run is the newest services up to @to, read backwards off services_date
+// (no sort of the services), and only those services' setlists: its cost follows the run, not
+// the history.
+test('songsSungOften walks services_date back from @to and reads only the run\'s setlists', () => {
+  const detail = (db.prepare(`EXPLAIN QUERY PLAN ${ANALYTICS_SQL.songsSungOften}`).all({
+    to: 1, sun_am: 1, sun_pm: 1, wed: 1, allTypes: 1, lastServices: 12, moreThanPercent: 50,
+  }) as { detail: string }[]).map((r) => r.detail);
+  expect(detail).toContain('SEARCH services USING INDEX services_date (date<?)');
+  expect(detail).toContain('SEARCH p USING INDEX performed_in_setlist (service_id=?)');
+  expect(detail.filter((d) => /^SCAN (services|performed_in|p)\b/.test(d))).toEqual([]);
+});

@@ -254,6 +254,12 @@ export type Query = {
    * were never sung; never-sung first (by id), then oldest last performance first. Stats over all time.
    */
   songsNotSungSince: Array<SongUsage>;
+  /**
+   * Overuse at a glance: the last `lastServices` services (1-1000, default 12) of the types, up to
+   * `to` (epoch ms, ISO instant, or the end of a YYYY-MM-DD day; the latest service when absent),
+   * and the songs sung in more than `moreThanPercent`% of them (0-99, default 50).
+   */
+  songsSungOften: SungOften;
   /** Songs sung in the same services as `songId`: by together, then jaccard (both descending), then id. `limit` 1-1000, default 20. */
   songsSungWith: Array<SongPairing>;
   /**
@@ -396,6 +402,14 @@ export type QuerySongsForServiceArgs = {
 export type QuerySongsNotSungSinceArgs = {
   date: Scalars['String']['input'];
   serviceTypes?: InputMaybe<Array<ServiceType>>;
+};
+
+
+export type QuerySongsSungOftenArgs = {
+  lastServices?: InputMaybe<Scalars['Int']['input']>;
+  moreThanPercent?: InputMaybe<Scalars['Int']['input']>;
+  serviceTypes?: InputMaybe<Array<ServiceType>>;
+  to?: InputMaybe<Scalars['String']['input']>;
 };
 
 
@@ -559,6 +573,18 @@ export type SongPairing = {
   together: Scalars['Int']['output'];
 };
 
+/** A song's part in a run of recent services (songsSungOften). */
+export type SongShare = {
+  __typename?: 'SongShare';
+  /** The latest service of the run in which it was sung. */
+  lastSung: Scalars['Timestamp']['output'];
+  /** timesSung / the run's services: from 0 to 1. */
+  share: Scalars['Float']['output'];
+  song: Song;
+  /** Services of the run in which the song was sung. */
+  timesSung: Scalars['Int']['output'];
+};
+
 /** Orders of the song list. Names compare by Unicode code point; ties (and ID_*) go by id in the same direction. */
 export type SongSort =
   | 'ID_ASC'
@@ -596,6 +622,19 @@ export type SongUsageSort =
   | 'NAME'
   /** Most services first (the default). */
   | 'TIMES_SUNG';
+
+/** The songs sung in more than a share of the most recent services: overuse at a glance. */
+export type SungOften = {
+  __typename?: 'SungOften';
+  /** Date of the run's earliest service; null when the run is empty. */
+  firstService: Maybe<Scalars['Timestamp']['output']>;
+  /** Date of the run's latest service; null when the run is empty. */
+  lastService: Maybe<Scalars['Timestamp']['output']>;
+  /** Services in the run: the last `lastServices` of the types up to `to`, or fewer when fewer exist. */
+  services: Scalars['Int']['output'];
+  /** Songs sung in more than `moreThanPercent`% of the run's services: most often first, then by id. */
+  songs: Array<SongShare>;
+};
 
 /** Calendar buckets of a timeline, in SERVICE_TIME_ZONE. */
 export type TimelineBucket =
@@ -719,10 +758,12 @@ export type ResolversTypes = {
   SongConnection: ResolverTypeWrapper<Omit<SongConnection, 'edges'> & { edges: Array<ResolversTypes['SongEdge']> }>;
   SongEdge: ResolverTypeWrapper<Omit<SongEdge, 'node'> & { node: ResolversTypes['Song'] }>;
   SongPairing: ResolverTypeWrapper<Omit<SongPairing, 'song'> & { song: ResolversTypes['Song'] }>;
+  SongShare: ResolverTypeWrapper<Omit<SongShare, 'song'> & { song: ResolversTypes['Song'] }>;
   SongSort: SongSort;
   SongUsage: ResolverTypeWrapper<SongUsageRecord>;
   SongUsageSort: SongUsageSort;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
+  SungOften: ResolverTypeWrapper<Omit<SungOften, 'songs'> & { songs: Array<ResolversTypes['SongShare']> }>;
   TimelineBucket: TimelineBucket;
   Timestamp: ResolverTypeWrapper<Scalars['Timestamp']['output']>;
   UsageBucket: ResolverTypeWrapper<UsageBucket>;
@@ -748,8 +789,10 @@ export type ResolversParentTypes = {
   SongConnection: Omit<SongConnection, 'edges'> & { edges: Array<ResolversParentTypes['SongEdge']> };
   SongEdge: Omit<SongEdge, 'node'> & { node: ResolversParentTypes['Song'] };
   SongPairing: Omit<SongPairing, 'song'> & { song: ResolversParentTypes['Song'] };
+  SongShare: Omit<SongShare, 'song'> & { song: ResolversParentTypes['Song'] };
   SongUsage: SongUsageRecord;
   String: Scalars['String']['output'];
+  SungOften: Omit<SungOften, 'songs'> & { songs: Array<ResolversParentTypes['SongShare']> };
   Timestamp: Scalars['Timestamp']['output'];
   UsageBucket: UsageBucket;
   User: UserRecord;
@@ -813,6 +856,7 @@ export type QueryResolvers<ContextType = GraphQLContext, ParentType extends Reso
   songsConnection?: Resolver<ResolversTypes['SongConnection'], ParentType, ContextType, Partial<QuerySongsConnectionArgs>>;
   songsForService?: Resolver<Array<ResolversTypes['Song']>, ParentType, ContextType, RequireFields<QuerySongsForServiceArgs, 'serviceId'>>;
   songsNotSungSince?: Resolver<Array<ResolversTypes['SongUsage']>, ParentType, ContextType, RequireFields<QuerySongsNotSungSinceArgs, 'date'>>;
+  songsSungOften?: Resolver<ResolversTypes['SungOften'], ParentType, ContextType, Partial<QuerySongsSungOftenArgs>>;
   songsSungWith?: Resolver<Array<ResolversTypes['SongPairing']>, ParentType, ContextType, RequireFields<QuerySongsSungWithArgs, 'songId'>>;
   usageTimeline?: Resolver<Array<ResolversTypes['UsageBucket']>, ParentType, ContextType, RequireFields<QueryUsageTimelineArgs, 'bucket'>>;
   user?: Resolver<Maybe<ResolversTypes['User']>, ParentType, ContextType, RequireFields<QueryUserArgs, 'id'>>;
@@ -885,6 +929,14 @@ export type SongPairingResolvers<ContextType = GraphQLContext, ParentType extend
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
+export type SongShareResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['SongShare'] = ResolversParentTypes['SongShare']> = {
+  lastSung?: Resolver<ResolversTypes['Timestamp'], ParentType, ContextType>;
+  share?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  song?: Resolver<ResolversTypes['Song'], ParentType, ContextType>;
+  timesSung?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
 export type SongUsageResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['SongUsage'] = ResolversParentTypes['SongUsage']> = {
   asCloser?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   asOpener?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
@@ -895,6 +947,14 @@ export type SongUsageResolvers<ContextType = GraphQLContext, ParentType extends 
   lastSung?: Resolver<Maybe<ResolversTypes['Timestamp']>, ParentType, ContextType>;
   song?: Resolver<ResolversTypes['Song'], ParentType, ContextType>;
   timesSung?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
+export type SungOftenResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['SungOften'] = ResolversParentTypes['SungOften']> = {
+  firstService?: Resolver<Maybe<ResolversTypes['Timestamp']>, ParentType, ContextType>;
+  lastService?: Resolver<Maybe<ResolversTypes['Timestamp']>, ParentType, ContextType>;
+  services?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  songs?: Resolver<Array<ResolversTypes['SongShare']>, ParentType, ContextType>;
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
@@ -933,7 +993,9 @@ export type Resolvers<ContextType = GraphQLContext> = {
   SongConnection?: SongConnectionResolvers<ContextType>;
   SongEdge?: SongEdgeResolvers<ContextType>;
   SongPairing?: SongPairingResolvers<ContextType>;
+  SongShare?: SongShareResolvers<ContextType>;
   SongUsage?: SongUsageResolvers<ContextType>;
+  SungOften?: SungOftenResolvers<ContextType>;
   Timestamp?: GraphQLScalarType;
   UsageBucket?: UsageBucketResolvers<ContextType>;
   User?: UserResolvers<ContextType>;

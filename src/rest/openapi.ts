@@ -75,6 +75,7 @@ const SUMMARIES: { [K in keyof Required<QueryResolvers> | keyof Required<Mutatio
   songsSungWith: 'Songs most often sung in the same services as a song',
   usageTimeline: 'Services, performances and distinct songs per week, month, quarter or year',
   artistUsage: 'Artists by performances of their songs',
+  songsSungOften: 'Songs sung in more than a share of the most recent services (overuse at a glance)',
   song: 'Read one song',
   songsForService: 'List the songs of a service, in setlist order',
   songsByArtist: 'List the songs of an artist (trimmed, case-insensitive match)',
@@ -107,7 +108,7 @@ const TAGS = [
   { name: 'services', description: 'Church services (occasions), searched by date or song' },
   { name: 'setlists', description: 'Which songs were performed in a service, in order (PERFORMED_IN)' },
   { name: 'users', description: 'Accounts, roles and login' },
-  { name: 'reports', description: 'Song-performance analytics: usage, rotation, new songs, timelines, artists' },
+  { name: 'reports', description: 'Song-performance analytics: usage, rotation, new songs, songs sung often, timelines, artists' },
 ];
 
 function tagOf(route: RestRoute): string {
@@ -171,13 +172,22 @@ const PARAMETER_TEXT: Record<string, string> = {
   date: 'Epoch milliseconds (an instant), `YYYY-MM-DD` (a whole day in the service time zone) or an ISO-8601 date-time with `Z` or an offset',
   from: 'Start, inclusive: epoch ms, `YYYY-MM-DD` (from the start of that day) or an ISO-8601 date-time',
   to: 'End, inclusive: epoch ms, `YYYY-MM-DD` (to the end of that day) or an ISO-8601 date-time',
+  lastServices: 'How many of the most recent services (of the types, up to `to`) to count: 1–1000, default 12',
+  moreThanPercent: 'Songs sung in more than this percentage of those services: 0–99, default 50',
+};
+
+/** Ranges of integer query parameters the resolvers check (a value outside is a 400). */
+const PARAMETER_RANGES: Record<string, { minimum: number; maximum: number }> = {
+  limit: { minimum: 1, maximum: 1000 },
+  lastServices: { minimum: 1, maximum: 1000 },
+  moreThanPercent: { minimum: 0, maximum: 99 },
 };
 
 function describeParameters(op: Operation): void {
   for (const p of op.parameters ?? []) {
     p.description ??= PARAMETER_TEXT[p.name];
     if (p.in === 'path' && p.schema?.type === 'integer') p.schema.minimum = 1;
-    if (p.name === 'limit') Object.assign(p.schema ?? {}, { minimum: 1, maximum: 1000 });
+    if (PARAMETER_RANGES[p.name]) Object.assign(p.schema ?? {}, PARAMETER_RANGES[p.name]);
     if (p.name === 'offset') Object.assign(p.schema ?? {}, { minimum: 0 });
   }
   if (!op.parameters?.length) delete op.parameters;

@@ -47,6 +47,7 @@ export const ROUTES: readonly RestRoute[] = [
   { method: 'GET', path: '/reports/newSongs', field: 'Query.newSongs' },
   { method: 'GET', path: '/reports/timeline', field: 'Query.usageTimeline' },
   { method: 'GET', path: '/reports/artists', field: 'Query.artistUsage' },
+  { method: 'GET', path: '/reports/sungOften', field: 'Query.songsSungOften' },
 
   { method: 'POST', path: '/users/login', field: 'Mutation.login' },
   { method: 'GET', path: '/users/me', field: 'Query.me' },

@@ -60,6 +60,34 @@ export interface UsageBucketRecord {
   distinctSongs: number;
 }
 
+/** Overuse at a glance: the last `lastServices` services of the types up to `to` (inclusive, open when null). */
+export interface SungOftenQuery {
+  to: number | null;
+  serviceTypes: ServiceType[];
+  lastServices: number;
+  /** Songs sung in strictly more than this percentage of those services (0 to 99). */
+  moreThanPercent: number;
+}
+
+export interface SongShareRecord {
+  song: SongRecord;
+  /** Services of the run in which the song was sung. */
+  timesSung: number;
+  /** timesSung / the run's services. */
+  share: number;
+  /** The latest service of the run in which it was sung. */
+  lastSung: number;
+}
+
+export interface SungOftenRecord {
+  /** Services in the run: `lastServices`, or fewer when fewer exist. */
+  services: number;
+  firstService: number | null;
+  lastService: number | null;
+  /** Most often first, then by song id. */
+  songs: SongShareRecord[];
+}
+
 export interface ArtistUsageRecord {
   artist: string;
   timesSung: number;
@@ -94,4 +122,5 @@ export interface AnalyticsStore {
     songId: number | null,
   ): Promise<UsageBucketRecord[]>;
   artistUsage(window: AnalyticsWindow, page: { limit?: number; offset?: number }): Promise<Ranked<ArtistUsageRecord>>;
+  songsSungOften(query: SungOftenQuery): Promise<SungOftenRecord>;
 }

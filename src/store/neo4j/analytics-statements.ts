@@ -264,6 +264,33 @@ RETURN i, startMs AS start,
 ORDER BY i`,
 
   /**
+   * Overuse at a glance: the last $lastServices services of the types up to $to (the Service.date
+   * index from $to backwards; a later id first on one date), then the songs sung in strictly more
+   * than $moreThanPercent of them, most often first. Always one row, `songs` empty when none
+   * qualifies (aggregations without grouping keys answer one row on no input).
+   */
+  songsSungOften: `
+CALL () {
+  MATCH (v:Service)
+  WHERE v.date <= $to AND v.serviceType IN $serviceTypes
+  WITH v
+  ORDER BY v.date DESC, v.id DESC
+  LIMIT $lastServices
+  RETURN collect(v) AS run, min(v.date) AS firstService, max(v.date) AS lastService
+}
+WITH run, size(run) AS services, firstService, lastService
+CALL (run, services) {
+  UNWIND run AS v
+  MATCH (s:Song)-[:PERFORMED_IN]->(v)
+  WITH s, count(v) AS times, max(v.date) AS last
+  WHERE times * 100 > $moreThanPercent * services
+  WITH s, times, last
+  ORDER BY times DESC, s.id
+  RETURN collect([s.id, s.name, s.artists, times, last]) AS songs
+}
+RETURN services, firstService, lastService, songs`,
+
+  /**
    * Counts come from the (:Artist {key}) nodes, whose keys are exactly src/domain/artists.ts's.
    * The spelling shown is the most common entry among the artist's songs whose Cypher-folded
    * form equals the key (NFC, trim, upper then lower case, like the JavaScript function).
@@ -320,6 +347,7 @@ export const ANALYTICS_PARAMS = {
     ...WINDOW,
     songId: 'INTEGER?',
   },
+  songsSungOften: { to: 'INTEGER', serviceTypes: 'LIST<STRING>', lastServices: 'INTEGER', moreThanPercent: 'INTEGER' },
   artistUsage: { ...WINDOW, offset: 'INTEGER', limit: 'INTEGER' },
   artistUsageAllTime: { serviceTypes: 'LIST<STRING>', offset: 'INTEGER', limit: 'INTEGER' },
 } as const satisfies Record<AnalyticsStatementName, ParamDecl>;

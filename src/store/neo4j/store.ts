@@ -194,6 +194,7 @@ export class Neo4jStore implements Store {
   serviceSpan: Store['serviceSpan'] = (types) => this.analytics.serviceSpan(types);
   usageTimeline: Store['usageTimeline'] = (buckets, window, songId) => this.analytics.usageTimeline(buckets, window, songId);
   artistUsage: Store['artistUsage'] = (w, page) => this.analytics.artistUsage(w, page);
+  songsSungOften: Store['songsSungOften'] = (q) => this.analytics.songsSungOften(q);
 
   private async transact<T>(
     mode: 'READ' | 'WRITE',

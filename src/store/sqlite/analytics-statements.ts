@@ -242,6 +242,33 @@ export const ANALYTICS_SQL = {
     ORDER BY i`,
 
   /**
+   * Overuse at a glance: the last @lastServices services of the types up to @to (services_date
+   * walked backwards from @to, newest first; a later id first on one date), and the songs sung in
+   * strictly more than @moreThanPercent of them, read through each service's setlist index. One
+   * row for the run (its count and first and last dates) even when no song qualifies: the song
+   * columns are then NULL.
+   */
+  songsSungOften: `
+    WITH run AS MATERIALIZED (
+      SELECT id, date FROM services INDEXED BY services_date
+      WHERE date <= @to AND ${typeFlag('service_type')}
+      ORDER BY date DESC, id DESC
+      LIMIT @lastServices
+    ),
+    head AS (SELECT count(*) AS services, min(date) AS first, max(date) AS last FROM run),
+    sung AS (
+      SELECT p.song_id, count(*) AS times, max(run.date) AS last
+      FROM run JOIN performed_in p INDEXED BY performed_in_setlist ON p.service_id = run.id
+      GROUP BY p.song_id
+    )
+    SELECT head.services, head.first AS first_service, head.last AS last_service,
+      s.id, s.name, s.artists, sung.times, sung.last
+    FROM head
+      LEFT JOIN sung ON sung.times * 100 > @moreThanPercent * head.services
+      LEFT JOIN songs s ON s.id = sung.song_id
+    ORDER BY sung.times DESC, s.id`,
+
+  /**
    * Performances per normalised artist, through song_artist_keys (written by the store with
    * src/domain/artists.ts, so keys are exactly the ones byArtist matches). The spelling shown is
    * the most common one among all songs' entries with that key (ties: the smallest string), picked

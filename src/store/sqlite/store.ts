@@ -39,7 +39,7 @@ import type {
   UserPatch,
   UserRecord,
 } from '../types';
-import type { AnalyticsWindow, SongUsageQuery } from '../analytics-types';
+import type { AnalyticsWindow, SongUsageQuery, SungOftenQuery } from '../analytics-types';
 import type { ServiceType } from '../../generated/graphql';
 import { SqliteAnalytics } from './analytics';
 import { migrate } from './migrations';
@@ -153,6 +153,10 @@ export class SqliteStore implements Store {
 
   artistUsage(window: AnalyticsWindow, page: { limit?: number; offset?: number }) {
     return this.guard(() => this.analytics.artistUsage(window, page));
+  }
+
+  songsSungOften(query: SungOftenQuery) {
+    return this.guard(() => this.analytics.songsSungOften(query));
   }
 
   private stmt(name: StatementName): Database.Statement {
