@@ -403,10 +403,13 @@ describeWithBrowser('Insights page (headless Chromium, demo data)', (chromiumPat
         counts: rows.map((r) => Number(r[1])),
       };
     };
-    // 10 January to 20 March: January and March are cut, February is whole.
+    // 10 January to 20 March: January and March are cut, February is whole (as the API says too).
     const months = await marked('?from=2026-01-10&to=2026-03-20&bucket=MONTH');
     expect(months.table).toEqual([true, false, true]);
     expect(months.chart).toEqual([true, false, true]);
+    const cut = (await api<{ usageTimeline: { partial: boolean }[] }>('{ usageTimeline(from: "2026-01-10", to: "2026-03-20", bucket: MONTH) { partial } }'))
+      .usageTimeline;
+    expect(cut.map((b) => b.partial)).toEqual(months.chart);
     expect(months.values).toEqual(months.counts);
     expect(await text(months.page, '[data-view="timeline"] .summary')).toMatch(/partial/);
     // Whole months: nothing is partial.
@@ -425,8 +428,9 @@ describeWithBrowser('Insights page (headless Chromium, demo data)', (chromiumPat
       const m = (window as any).insightsBuckets;
       const ny = (iso: string) => Date.parse(iso); // instants of New York midnights, written with their offset
       const starts = [ny('2026-09-01T00:00:00-04:00'), ny('2026-10-01T00:00:00-04:00'), ny('2026-11-01T00:00:00-04:00')];
-      const open = m.coverage(starts, 'MONTH', { from: null, to: null }, '2026-11-22', 'America/New_York');
-      const past = m.coverage(starts, 'MONTH', { from: null, to: null }, '2027-01-05', 'America/New_York');
+      const whole = starts.map((start) => ({ start, partial: false }));
+      const open = m.coverage(whole, 'MONTH', { from: null, to: null }, '2026-11-22', 'America/New_York');
+      const past = m.coverage(whole, 'MONTH', { from: null, to: null }, '2027-01-05', 'America/New_York');
       return { open, past: past.map((c: { partial: boolean }) => c.partial), week: m.bucketDays(ny('2026-11-02T00:00:00-05:00'), 'WEEK', 'America/New_York') };
     });
     expect(r.open.map((c: { partial: boolean }) => c.partial)).toEqual([false, false, true]);

@@ -62,7 +62,7 @@ export async function topSongs(window, limit, signal) {
 
 export async function timeline(window, bucket, signal, songId) {
   const d = await gql(
-    `{ usageTimeline${args({ ...window, bucket, songId })} { start services performances distinctSongs } }`,
+    `{ usageTimeline${args({ ...window, bucket, songId })} { start services performances distinctSongs partial } }`,
     signal,
   );
   return d.usageTimeline;

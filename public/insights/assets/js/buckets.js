@@ -1,6 +1,7 @@
-// Which timeline buckets the window covers only in part. The API answers whole calendar buckets
-// (ISO weeks, months) from the one holding the window's start to the one holding its end, so the
-// first and last can hold fewer days than the others: drawn like the rest, they read as a drop.
+// Which timeline buckets cover only part of their period. The API answers calendar buckets (ISO
+// weeks, months) from the one holding the window's start to the one holding its end, counting only
+// what lies inside the window, so the first and last can hold fewer days than the others: drawn
+// like the rest, they read as a drop.
 
 import { addDays, addMonths, todayIn } from './state.js';
 
@@ -12,17 +13,18 @@ export function bucketDays(start, bucket, zone) {
 }
 
 /**
- * For each bucket start: the days of it the window covers (`from`..`to`) and whether that is
- * less than the whole bucket. A bucket is partial when the window starts after its first day or
- * ends before its last; an open end stops at `today` only in the bucket under way (the days after
- * today have not happened yet). An open start cuts nothing.
+ * For each bucket ({start, partial} as the API answers it): the days of it the window covers
+ * (`from`..`to`) and whether that is less than the whole bucket. The API marks the buckets the
+ * window cuts (`partial`: the window starts after the bucket's first day or ends before its
+ * last); with an open end the page also marks the bucket under way `today`, whose later days have
+ * not happened yet.
  */
-export function coverage(starts, bucket, { from, to }, today, zone) {
-  return starts.map((start) => {
-    const days = bucketDays(start, bucket, zone);
-    const end = to ?? (days.first <= today && today < days.last ? today : null);
+export function coverage(buckets, bucket, { from, to }, today, zone) {
+  return buckets.map((b) => {
+    const days = bucketDays(b.start, bucket, zone);
+    const underWay = !to && days.first <= today && today < days.last;
     const first = from && from > days.first ? from : days.first;
-    const last = end && end < days.last ? end : days.last;
-    return { ...days, from: first, to: last, partial: first !== days.first || last !== days.last };
+    const last = underWay ? today : to && to < days.last ? to : days.last;
+    return { ...days, from: first, to: last, partial: Boolean(b.partial) || underWay };
   });
 }

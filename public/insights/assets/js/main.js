@@ -304,8 +304,7 @@ function loadTopAndPairs() {
 }
 
 /** How much of each bucket the window covers (the first and last may be partial). */
-const bucketCover = (buckets, bucket) =>
-  coverage(buckets.map((b) => b.start), bucket, state, today(), TIME_ZONE);
+const bucketCover = (buckets, bucket) => coverage(buckets, bucket, state, today(), TIME_ZONE);
 
 function loadTimeline() {
   const bucket = effectiveBucket(state);
