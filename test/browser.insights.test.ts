@@ -159,7 +159,7 @@ describeWithBrowser('Insights page (headless Chromium, demo data)', (chromiumPat
     const rows = await tableRows(page, 'top');
     expect(rows.map((r) => [r[0], Number(r[1])])).toEqual(api.map((u) => [u.song.name, u.timesSung]));
 
-    for (const view of ['top', 'timeline', 'rotation', 'new', 'pairs']) {
+    for (const view of ['top', 'timeline', 'often', 'rotation', 'new', 'pairs']) {
       const size = await chartSize(page, view);
       expect(size.width).toBeGreaterThan(100);
       expect(size.height).toBeGreaterThan(100);
@@ -176,6 +176,7 @@ describeWithBrowser('Insights page (headless Chromium, demo data)', (chromiumPat
     for (const [view, sel] of [
       ['top', '[data-view="top"]'],
       ['timeline', '[data-view="timeline"]'],
+      ['often', '[data-view="often"]'],
       ['rotation', '[data-view="rotation"]'],
       ['new', '[data-view="new"]'],
       ['pairs', '[data-view="pairs"]'],
@@ -616,7 +617,7 @@ describeWithBrowser('Insights page (headless Chromium, demo data)', (chromiumPat
     ];
     for (const viewport of [{ width: 1280, height: 900 }, { width: 390, height: 844 }]) {
       const g = await open('?window=all&weeks=4&song=15', viewport);
-      for (const view of ['top', 'rotation', 'new', 'pairs', 'story-with']) {
+      for (const view of ['top', 'often', 'rotation', 'new', 'pairs', 'story-with']) {
         expect([viewport.width, view, cutMidWord(await drawn(g.page, view))]).toEqual([viewport.width, view, []]);
       }
       expectClean(g);
@@ -662,6 +663,61 @@ describeWithBrowser('Insights page (headless Chromium, demo data)', (chromiumPat
       });
     for (const view of ['top', 'timeline']) expect([view, await underLegend(view)]).toEqual([view, []]);
     expectClean(g);
+  });
+
+  it('shows the songs sung in more than a chosen share of the last services (overuse at a glance), from the API', async () => {
+    type Often = { services: number; songs: { song: { name: string }; timesSung: number; share: number }[] };
+    const often = async (args: string) =>
+      (await api<{ songsSungOften: Often }>(`{ songsSungOften(${args}) { services songs { song { name } timesSung share } } }`)).songsSungOften;
+    const shown = async (page: Page) => ({
+      rows: (await tableRows(page, 'often')).map((r) => [r[0], Number(r[1])]),
+      bars: ((await chartSeries(page, 'often'))[0].data as number[]).map(Number),
+    });
+
+    // All time: the run ends at the latest service; the defaults are more than 50% of the last 12.
+    const g = await open('?window=all');
+    const { page } = g;
+    const defaults = await often('lastServices: 12, moreThanPercent: 50');
+    expect(defaults.songs.length).toBeGreaterThan(0);
+    let seen = await shown(page);
+    expect(seen.rows).toEqual(defaults.songs.map((s) => [s.song.name, s.timesSung]));
+    expect(seen.bars).toEqual(defaults.songs.map((s) => Math.round(s.share * 100)));
+    expect(await text(page, '[data-view="often"] .summary')).toMatch(
+      new RegExp(`^${defaults.songs.length} songs? sung in more than 50% of the last 12 services`),
+    );
+
+    // A lower share and a longer run: in the URL, and the API's answer for them.
+    for (const [name, value] of [['share', '25'], ['last', '24']]) {
+      await page.$eval(
+        `input[name="${name}"]`,
+        (el, v) => {
+          (el as HTMLInputElement).value = v as string;
+          el.dispatchEvent(new Event('change', { bubbles: true }));
+        },
+        value,
+      );
+      await settled(page);
+    }
+    const url = new URL(page.url());
+    expect([url.searchParams.get('share'), url.searchParams.get('last')]).toEqual(['25', '24']);
+    const wider = await often('lastServices: 24, moreThanPercent: 25');
+    expect(wider.songs.length).toBeGreaterThan(defaults.songs.length);
+    seen = await shown(page);
+    expect(seen.rows).toEqual(wider.songs.map((s) => [s.song.name, s.timesSung]));
+
+    // A window's end ends the run, and its service types count.
+    const dated = await open('?from=2025-01-01&to=2025-06-30&serviceType=SUN_AM&share=40&last=8');
+    const then = await often('to: "2025-06-30", serviceTypes: [SUN_AM], lastServices: 8, moreThanPercent: 40');
+    expect((await shown(dated.page)).rows).toEqual(then.songs.map((s) => [s.song.name, s.timesSung]));
+
+    // Values it cannot use are explained and replaced by the defaults.
+    const bad = await open('?share=100&last=0');
+    expect(await text(bad.page, '#notice')).toContain('"100" is not a share');
+    expect(await text(bad.page, '#notice')).toContain('"0" is not a number of services');
+    expect(new URL(bad.page.url()).search).toBe('');
+    expectClean(g);
+    expectClean(dated);
+    expectClean(bad);
   });
 
   it('names the pair score for people ("Together score"), with a one-line explanation', async () => {
@@ -820,6 +876,7 @@ describeWithBrowser('Insights page (headless Chromium, demo data)', (chromiumPat
       expect(await text(g.page, '[data-view="timeline"] .status.empty')).toContain('no services have been recorded');
       expect(await text(g.page, '[data-view="rotation"] .status.empty')).toMatch(/^No songs yet/);
       expect(await text(g.page, '[data-view="new"] .status.empty')).toContain('no services have been recorded');
+      expect(await text(g.page, '[data-view="often"] .status.empty')).toContain('no services have been recorded');
       await shoot(g, 'no-data');
       expectClean(g);
     } finally {

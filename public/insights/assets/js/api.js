@@ -86,6 +86,16 @@ export async function sungWith(songId, window, limit, signal) {
   return d.songsSungWith;
 }
 
+/** Songs sung in more than `moreThanPercent`% of the last `lastServices` services up to the window's end. */
+export async function sungOften(window, lastServices, moreThanPercent, signal) {
+  const d = await gql(
+    `{ songsSungOften${args({ to: window.to, serviceTypes: window.serviceTypes, lastServices, moreThanPercent })} {
+        services firstService lastService songs { ${SONG} timesSung share lastSung } } }`,
+    signal,
+  );
+  return d.songsSungOften;
+}
+
 /** Whether any service of these types (all when none) is recorded at all. */
 export async function anyServices(serviceTypes) {
   return (await gql(`{ services${args({ serviceTypes, limit: 1 })} { id } }`)).services.length > 0;

@@ -3,13 +3,14 @@
 import * as api from './api.js';
 import { coverage } from './buckets.js';
 import { syncExportLink } from './export.js';
-import { fmtCalendarDay, TIME_ZONE } from './format.js';
+import { fmtCalendarDay, fmtDay, TIME_ZONE } from './format.js';
 import { Panel, songButton } from './panel.js';
 import { StoryHeader } from './story.js';
 import {
   addDays,
   effectiveBucket,
   isDay,
+  MAX_LAST,
   presetOf,
   presetWindow,
   readState,
@@ -37,6 +38,7 @@ const panel = (name, label, host = $(`[data-view="${name}"]`)) => new Panel(host
 const panels = {
   top: panel('top', 'the top songs'),
   timeline: panel('timeline', 'the timeline'),
+  often: panel('often', 'the songs sung often'),
   rotation: panel('rotation', 'the rotation'),
   newSongs: panel('new', 'the new songs'),
   pairs: panel('pairs', 'the songs sung together'),
@@ -63,6 +65,7 @@ function changedScopes(a, b) {
   const scopes = [];
   if (a.bucket !== b.bucket) scopes.push('timeline', 'story');
   if (a.weeks !== b.weeks) scopes.push('rotation');
+  if (a.share !== b.share || a.last !== b.last) scopes.push('often');
   if (a.song !== b.song) scopes.push('story');
   return scopes;
 }
@@ -89,6 +92,8 @@ function syncControls() {
   for (const box of form.querySelectorAll('input[name="serviceType"]')) box.checked = types.includes(box.value);
   form.bucket.value = effectiveBucket(state);
   form.weeks.value = String(state.weeks);
+  form.share.value = String(state.share);
+  form.last.value = String(state.last);
   $('#window-text').textContent = describeWindow(state);
   syncExportLink($('#export-csv'), state);
 }
@@ -204,11 +209,28 @@ form.addEventListener('change', (e) => {
   navigate({ serviceTypes: chosen.length === SERVICE_TYPES.length ? [] : chosen });
 });
 form.bucket.addEventListener('change', () => navigate({ bucket: form.bucket.value }));
+/** A whole number input of the "sung often" view: applied when in range, else put back with a notice. */
+function wholeInput(name, min, max, what) {
+  form[name].addEventListener('change', () => {
+    const n = Number(form[name].value);
+    if (!Number.isInteger(n) || n < min || n > max) {
+      showNotice([`${what} must be a whole number from ${min} to ${max}.`]);
+      form[name].value = String(state[name]);
+      return;
+    }
+    navigate({ [name]: n });
+  });
+}
+wholeInput('share', 0, 99, 'The share');
+wholeInput('last', 1, MAX_LAST, 'The number of services');
+
 form.weeks.addEventListener('change', () => {
   const n = Number(form.weeks.value);
   if (!Number.isInteger(n) || n < 1 || n > 520) {
     showNotice(['Weeks must be a whole number from 1 to 520.']);
     form.weeks.value = String(state.weeks);
+  form.share.value = String(state.share);
+  form.last.value = String(state.last);
     return;
   }
   navigate({ weeks: n });
@@ -328,6 +350,20 @@ function loadNewSongs() {
   });
 }
 
+function loadOften() {
+  const { share, last } = state;
+  load('often', panels.often, async (signal) => {
+    const report = await api.sungOften(windowArgs(state), last, share, signal);
+    if (!report.services) return panels.often.empty(...(await emptyWindow('recent services', signal)));
+    if (!report.songs.length) {
+      const run = `the last ${report.services} services (${fmtDay(report.firstService)} to ${fmtDay(report.lastService)})`;
+      const lower = share > 25 ? [{ label: 'Show more than 25%', run: () => navigate({ share: 25 }) }] : [];
+      return panels.often.empty(`No song was sung in more than ${share}% of ${run}. Lower the share to see the most repeated songs.`, lower);
+    }
+    panels.often.show(views.oftenView(report, { share, openSong }));
+  });
+}
+
 function loadRotation() {
   const cutoff = addDays(today(), -7 * state.weeks);
   load('rotation', panels.rotation, async (signal) => {
@@ -413,8 +449,12 @@ function render(scopes) {
     recordedCheck = null;
     loadTopAndPairs();
     loadTimeline();
+    loadOften();
     loadNewSongs();
-  } else if (scopes.includes('timeline')) loadTimeline();
+  } else {
+    if (scopes.includes('timeline')) loadTimeline();
+    if (scopes.includes('often')) loadOften();
+  }
   if (scopes.includes('rotation')) loadRotation();
   if (scopes.includes('story')) loadStory();
 }

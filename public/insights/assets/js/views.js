@@ -199,6 +199,47 @@ export function timelineView(buckets, bucket, cover) {
   };
 }
 
+/**
+ * Sung often lately (the API's songsSungOften): one bar per song, its percentage of the run of
+ * recent services, with the chosen share drawn as a line the bars all pass.
+ */
+export function oftenView(report, { share, openSong }) {
+  const { songs, services } = report;
+  const pct = (r) => Math.round(r.share * 100);
+  const run = `the last ${plural(services, 'service')} (${fmtDay(report.firstService)} to ${fmtDay(report.lastService)})`;
+  const most = songs[0];
+  const view = songBars(songs, {
+    series: 'Share of the services',
+    color: VERMILION,
+    value: pct,
+    label: (r) => `${r.timesSung} of ${services}`,
+    axisName: '% of the services',
+    right: 70,
+    text: (r) => `${r.song.name}: in ${r.timesSung} of ${plural(services, 'service')} (${pct(r)}%), last ${fmtDay(r.lastSung)}`,
+    openSong,
+  });
+  view.option.xAxis = { ...view.option.xAxis, max: 100 };
+  view.option.series[0].markLine = {
+    silent: true,
+    symbol: 'none',
+    // The y axis runs top down (inverse), so the line's start is at the top.
+    label: { formatter: `${share}%`, position: 'start' },
+    lineStyle: { color: '#1d232b', type: 'dashed' },
+    data: [{ xAxis: share }],
+  };
+  return {
+    summary:
+      `${plural(songs.length, 'song')} sung in more than ${share}% of ${run}; ` +
+      `the most: ${most.song.name}, in ${most.timesSung}.`,
+    ...view,
+    table: {
+      caption: `Songs sung in more than ${share}% of ${run}, most often first`,
+      columns: [{ label: 'Song' }, { label: 'Services sung in', num: true }, { label: 'Share', num: true }, { label: 'Last sung' }],
+      rows: songs.map((r) => [r.song, r.timesSung, `${pct(r)}%`, fmtDay(r.lastSung)]),
+    },
+  };
+}
+
 /** Rotation: songs sung before, longest gap first (the chart), and never-sung songs (listed). */
 export function rotationView(rows, { cutoff, weeks, now, openSong, chartLimit = 25 }) {
   const never = rows.filter((r) => r.lastSung === null);
@@ -246,7 +287,7 @@ export function newSongsView(rows, openSong, chartLimit = 30) {
       value: (r) => r.timesSung,
       label: (r) => `${r.timesSung} · first ${fmtDay(r.firstSung)}`,
       axisName: 'times sung since (all time)',
-      right: 130,
+      right: 170,
       text: (r) => `${r.song.name}: first sung ${fmtDay(r.firstSung)}, ${plural(r.timesSung, 'time')} since`,
       openSong,
     }),
