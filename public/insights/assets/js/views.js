@@ -60,7 +60,8 @@ function songBars(rows, { series, color, value, label, axisName, right = 48, tex
     option: {
       grid: grid({ top: axisName ? 16 : 8, bottom: axisName ? 30 : 8, right }),
       tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' } },
-      xAxis: { type: 'value', minInterval: 1, name: axisName, nameLocation: 'middle', nameGap: 24 },
+      // Fewer ticks on a phone, where five numbers run into each other.
+      xAxis: { type: 'value', minInterval: 1, splitNumber: narrow() ? 3 : 5, name: axisName, nameLocation: 'middle', nameGap: 24 },
       yAxis: categoryAxis(names),
       series: [
         {
@@ -285,9 +286,10 @@ export function newSongsView(rows, openSong, chartLimit = 30) {
       series: 'Times sung',
       color: '#009E73',
       value: (r) => r.timesSung,
-      label: (r) => `${r.timesSung} · first ${fmtDay(r.firstSung)}`,
+      // A phone has room for the month only; the day is in the tooltip and the table.
+      label: (r) => `${r.timesSung} · first ${narrow() ? fmtMonth(r.firstSung) : fmtDay(r.firstSung)}`,
       axisName: 'times sung since (all time)',
-      right: 170,
+      right: narrow() ? 135 : 170,
       text: (r) => `${r.song.name}: first sung ${fmtDay(r.firstSung)}, ${plural(r.timesSung, 'time')} since`,
       openSong,
     }),
