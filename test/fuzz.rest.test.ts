@@ -375,6 +375,18 @@ const SHAPES: Record<string, Record<string, (v: unknown) => boolean>> = {
   SongPairing: { song: (v) => hasShape(v, 'Song'), together: isCount, jaccard: (v) => typeof v === 'number' && v >= 0 && v <= 1 },
   UsageBucket: { start: (v) => Number.isSafeInteger(v), services: isCount, performances: isCount, distinctSongs: isCount },
   ArtistUsage: { artist: isString, timesSung: isCount, songs: isCount },
+  SungOften: {
+    services: isCount,
+    firstService: isDateOrNull,
+    lastService: isDateOrNull,
+    songs: (v) => Array.isArray(v) && v.every((e) => hasShape(e, 'SongShare')),
+  },
+  SongShare: {
+    song: (v) => hasShape(v, 'Song'),
+    timesSung: (v) => isCount(v) && (v as number) > 0,
+    share: (v) => typeof v === 'number' && v > 0 && v <= 1,
+    lastSung: (v) => Number.isSafeInteger(v),
+  },
 };
 
 function hasShape(value: unknown, type: string): boolean {
