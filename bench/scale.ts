@@ -4,9 +4,12 @@
  * one on 1,000 songs (200 services, 1,200 links) and one on 100,000 songs (20,000 services,
  * 120,000 links), alternating small and large for several rounds; the report is each request's
  * median (over rounds) mean latency on both and the median of the rounds' ratios large/small
- * (target: at most 1.5). One connection: latency, not throughput under queueing.
+ * (target: at most 1.5; a request over it is reported as a failure and the exit code is 1). One
+ * connection: latency, not throughput under queueing. The popular-song requests ask for the first
+ * page of a song sung in 30 services (small) and in 3,000 (large): a relation page must cost its
+ * page, not the parent's links.
  *
- *   npm run bench:scale [-- --duration 2 --rounds 5 --connections 1 --legacy --out file.json]
+ *   npm run bench:scale [-- --duration 2 --rounds 5 --connections 1 --legacy --only id,id --out file.json]
  *
  * --legacy drops what older code lacks (search, limits on nested fields), for "before" numbers.
  */
@@ -14,7 +17,10 @@ import { fork, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { ARTIST, SEARCH, type ScaleInfo, type SizeName } from './scale-data';
+import { ARTIST, POPULAR_PAGE, SEARCH, type ScaleInfo, type SizeName } from './scale-data';
+
+/** Every ratio large/small must stay at or under this. */
+const TARGET_RATIO = 1.5;
 
 interface Ready {
   type: 'ready';
@@ -27,9 +33,11 @@ interface Request {
   id: string;
   method: 'GET' | 'POST';
   path: (info: ScaleInfo) => string;
-  body?: string;
+  body?: (info: ScaleInfo) => string;
   /** Both stores must answer this many items (bounded answers), when known. */
   items?: number;
+  /** The answer's list (default: the REST array, or GraphQL's data.services). */
+  list?: (body: any) => unknown[];
 }
 
 function options(argv: string[]) {
@@ -38,7 +46,9 @@ function options(argv: string[]) {
     return i >= 0 ? Number(argv[i + 1]) : fallback;
   };
   const outAt = argv.indexOf('--out');
+  const onlyAt = argv.indexOf('--only');
   return {
+    only: onlyAt >= 0 ? argv[onlyAt + 1].split(',') : undefined,
     duration: get('duration', 2),
     rounds: get('rounds', 5),
     connections: get('connections', 1),
@@ -61,12 +71,28 @@ function requests(legacy: boolean): Request[] {
       id: 'graphql-nested',
       method: 'POST',
       path: () => '/graphql',
-      body: gql(`{ services(limit: 20) { id date songs${legacy ? '' : '(limit: 3)'} { id name } } }`),
+      body: () => gql(`{ services(limit: 20) { id date songs${legacy ? '' : '(limit: 3)'} { id name } } }`),
     },
   ];
   if (!legacy) {
     list.push({ id: 'search', method: 'GET', path: () => `/api/v1/songs?q=${encodeURIComponent(SEARCH.q)}&limit=20`, items: SEARCH.expected });
   }
+  list.push(
+    {
+      id: 'popular-song-rest',
+      method: 'GET',
+      path: (i) => `/api/v1/services/withSong/${i.popularSong.id}?limit=${POPULAR_PAGE}`,
+      items: POPULAR_PAGE,
+    },
+    {
+      id: 'popular-song-graphql',
+      method: 'POST',
+      path: () => '/graphql',
+      body: (i) => gql(`{ song(id: ${i.popularSong.id}) { id services(limit: ${POPULAR_PAGE}) { id } } }`),
+      items: POPULAR_PAGE,
+      list: (body) => body.data.song.services,
+    },
+  );
   return list;
 }
 
@@ -91,13 +117,14 @@ async function check(base: string, info: ScaleInfo, r: Request): Promise<number>
   const res = await fetch(base + r.path(info), {
     method: r.method,
     headers: r.body ? { 'content-type': 'application/json' } : {},
-    body: r.body,
+    body: r.body?.(info),
   });
   const body = (await res.json()) as unknown;
   if (res.status !== 200 || (body as { errors?: unknown }).errors) {
     throw new Error(`${r.id} on ${info.size}: ${res.status} ${JSON.stringify(body).slice(0, 300)}`);
   }
-  const items = Array.isArray(body) ? body.length : (body as { data: { services: unknown[] } }).data.services.length;
+  const list = r.list ?? ((b: any) => (Array.isArray(b) ? b : b.data.services));
+  const items = list(body).length;
   if (r.items !== undefined && items !== r.items) throw new Error(`${r.id} on ${info.size}: ${items} items, expected ${r.items}`);
   return items;
 }
@@ -107,7 +134,7 @@ async function measure(base: string, info: ScaleInfo, r: Request, o: ReturnType<
     url: base + r.path(info),
     method: r.method,
     headers: r.body ? { 'content-type': 'application/json' } : {},
-    body: r.body,
+    body: r.body?.(info),
     connections: o.connections,
     duration: o.duration,
   });
@@ -129,7 +156,7 @@ async function main() {
   }
   const rows = [];
   try {
-    for (const r of requests(o.legacy)) {
+    for (const r of requests(o.legacy).filter((q) => !o.only || o.only.includes(q.id))) {
       const items = {
         small: await check(small.ready.url, small.ready.info, r),
         large: await check(large.ready.url, large.ready.info, r),
@@ -165,12 +192,19 @@ async function main() {
     date: new Date().toISOString(),
     options: o,
     stores: { small: { ...small.ready.info, importMs: small.ready.importMs }, large: { ...large.ready.info, importMs: large.ready.importMs } },
+    targetRatio: TARGET_RATIO,
     rows,
+    failures: rows.filter((r) => r.ratio > TARGET_RATIO).map((r) => r.id),
   };
   fs.writeFileSync(o.out, JSON.stringify(report, null, 2) + '\n');
   console.log(`\n| request | items small/large | small ms | large ms | ratio |\n|---|---|---|---|---|`);
   for (const r of rows) console.log(`| ${r.id} | ${r.items.small}/${r.items.large} | ${r.smallMs} | ${r.largeMs} | **${r.ratio}** |`);
   console.log(`\nwritten to ${o.out}`);
+  const over = rows.filter((r) => r.ratio > TARGET_RATIO);
+  if (over.length > 0) {
+    console.error(`\nFAILED: ratio over ${TARGET_RATIO}: ${over.map((r) => `${r.id} (${r.ratio})`).join(', ')}`);
+    process.exitCode = 1;
+  }
 }
 
 main().catch((err) => {
