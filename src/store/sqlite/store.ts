@@ -90,6 +90,8 @@ const perParent = (page: Page = {}) => ({ ...limits(page), end: pageEnd(page) })
 /** Distinct, as the relation statements join them: a repeated id or type would repeat rows. */
 const typesParam = (filter: ServiceFilter = {}) => JSON.stringify([...new Set(filter.serviceTypes ?? ALL_SERVICE_TYPES)]);
 const distinctIds = (ids: readonly number[]) => [...new Set(ids)];
+/** No filter, or one naming every type: every link qualifies (each service has one of them). */
+const everyType = (filter: ServiceFilter = {}) => ALL_SERVICE_TYPES.every((t) => filter.serviceTypes?.includes(t) ?? true);
 
 
 // Conditions of the database itself (locked, I/O failure, file gone), as opposed to a bug.
@@ -353,10 +355,13 @@ export class SqliteStore implements Store {
   servicesForSongs(songIds: readonly number[], filter?: ServiceFilter, page?: Page) {
     const ids = distinctIds(songIds);
     const types = typesParam(filter);
-    const rows: [StatementName, Record<string, unknown>] =
-      ids.length === 1
-        ? ['servicesForSong', { id: ids[0], types, ...perParent(page) }]
-        : ['servicesForSongs', { ids: JSON.stringify(ids), types, ...perParent(page) }];
+    const rows: [StatementName, Record<string, unknown>] = everyType(filter)
+      ? ids.length === 1
+        ? ['servicesForSong', { id: ids[0], ...limits(page) }]
+        : ['servicesForSongs', { ids: JSON.stringify(ids), ...limits(page) }]
+      : ids.length === 1
+        ? ['servicesForSongOfTypes', { id: ids[0], types, ...perParent(page) }]
+        : ['servicesForSongsOfTypes', { ids: JSON.stringify(ids), types, ...perParent(page) }];
     return this.relation(songIds, rows, ['servicesForSongsCounts', { ids: JSON.stringify(ids), types }], toService);
   }
 
