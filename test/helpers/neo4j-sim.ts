@@ -167,7 +167,6 @@ function uniqueUsernameKey(g: Graph, key: string, id: number) {
 
 // Paging as the Cypher does it: SKIP/LIMIT, list slices [offset..end], keysets on (key, id).
 const skipLimit = <T>(list: T[], p: Params) => list.slice(num(p.offset), num(p.offset) + num(p.limit));
-const sliceOf = <T>(list: T[], p: Params) => list.slice(num(p.offset), num(p.end));
 const total = (n: number) => ({ total: int(n) });
 const desc = <T>(cmp: (a: T, b: T) => number) => (a: T, b: T) => -cmp(a, b);
 const byName = (a: SongNode, b: SongNode) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.id - b.id);
@@ -309,13 +308,22 @@ const STORE_STATEMENTS: Record<StoreStatementName, (g: Graph, p: Params) => Row[
 
   setlists: (g, p) =>
     nums(p.ids).flatMap((serviceId, i) =>
-      sliceOf(setlistOf(g, serviceId), p).map((l) => ({ i: int(i), ...songRow(g.songs.get(l.songId)) })),
+      skipLimit(setlistOf(g, serviceId), p).map((l) => ({ i: int(i), ...songRow(g.songs.get(l.songId)) })),
     ),
-  setlistCounts: (g, p) => nums(p.ids).map((serviceId, i) => ({ i: int(i), ...total(setlistOf(g, serviceId).length) })),
+  // A row per existing service only (MATCH, not OPTIONAL MATCH).
+  setlistCounts: (g, p) =>
+    nums(p.ids).flatMap((serviceId, i) => (g.services.has(serviceId) ? [{ i: int(i), ...total(setlistOf(g, serviceId).length) }] : [])),
   servicesForSongs: (g, p) =>
-    nums(p.ids).flatMap((songId, i) => sliceOf(performancesOf(g, songId, p), p).map((v) => ({ i: int(i), ...serviceRow(v) }))),
+    nums(p.ids).flatMap((songId, i) => skipLimit(performancesOf(g, songId, p), p).map((v) => ({ i: int(i), ...serviceRow(v) }))),
+  // The song's maintained usage counts as last written (a stale one answers wrong), per asked type.
   servicesForSongsCounts: (g, p) =>
-    nums(p.ids).map((songId, i) => ({ i: int(i), ...total(performancesOf(g, songId, p).length) })),
+    nums(p.ids).flatMap((songId, i) => {
+      const song = g.songs.get(songId);
+      if (!song) return [];
+      const types = p.serviceTypes as string[];
+      const sum = USAGE_TYPES.reduce((n, [type, prefix]) => n + (types.includes(type) ? (song.usage[`${prefix}Times`] as number) : 0), 0);
+      return [{ i: int(i), ...total(sum) }];
+    }),
   lockServices: (g, p) => [{ locked: int(nums(p.serviceIds).filter((id) => g.services.has(id)).length) }],
   lockSongs: (g, p) => [{ locked: int(nums(p.songIds).filter((id) => g.songs.has(id)).length) }],
   linkOrders: (g, p) =>

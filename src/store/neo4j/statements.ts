@@ -333,36 +333,48 @@ RETURN count(*) AS deleted`,
 
   // PERFORMED_IN
   /**
-   * Relation reads page each parent separately: the parent's rows are ordered and collected, the
-   * slice [$offset..$end] of that list is kept, and `n` keeps the slice's order through UNWIND.
-   * Counts come from a second statement (a parent whose page is empty still has its total).
+   * Relation reads page each parent separately, inside a `CALL (parent) { ... }` subquery: the
+   * parent's links are ordered there and cut by SKIP/LIMIT before anything is returned, so the
+   * planner keeps only the page (a Top-K sort) instead of collecting and sorting the parent's whole
+   * list. Neo4j has no index of a node's relationships in property order, so the parent's links
+   * are still expanded (from its id's index seek); a song's services are filtered and ordered on
+   * the links' copies of their service's type and date (see COPY_TO_LINKS), with the service id
+   * breaking ties, so only the page's services are returned. The outer ORDER BY sorts the pages'
+   * rows only. Counts come from a second statement (a parent whose page is empty still has its
+   * total).
    */
   setlists: `${byIndex('$ids', 'serviceId')}
-MATCH (s:Song)-[r:PERFORMED_IN]->(:Service {id: serviceId})
-WITH i, s, r
-ORDER BY r.position, r.seq
-WITH i, collect(s)[$offset..$end] AS page
-UNWIND range(0, size(page) - 1) AS n
-WITH i, n, page[n] AS s
+CALL (serviceId) {
+  MATCH (s:Song)-[r:PERFORMED_IN]->(:Service {id: serviceId})
+  WITH s, r
+  ORDER BY r.position, r.seq
+  SKIP $offset LIMIT $limit
+  RETURN s, r.position AS position, r.seq AS seq
+}
 RETURN i, ${SONG}
-ORDER BY i, n`,
+ORDER BY i, position, seq`,
+  /** The service's degree: every PERFORMED_IN comes from a Song, so no label test is needed. */
   setlistCounts: `${byIndex('$ids', 'serviceId')}
-OPTIONAL MATCH (:Song)-[r:PERFORMED_IN]->(:Service {id: serviceId})
-RETURN i, count(r) AS total`,
+MATCH (v:Service {id: serviceId})
+RETURN i, COUNT { (v)<-[:PERFORMED_IN]-() } AS total`,
   servicesForSongs: `${byIndex('$ids', 'songId')}
-MATCH (:Song {id: songId})-[:PERFORMED_IN]->(v:Service)
-WHERE ${OF_TYPES}
-WITH i, v
-ORDER BY v.date, v.id
-WITH i, collect(v)[$offset..$end] AS page
-UNWIND range(0, size(page) - 1) AS n
-WITH i, n, page[n] AS v
+CALL (songId) {
+  MATCH (:Song {id: songId})-[r:PERFORMED_IN]->(v:Service)
+  WHERE r.serviceType IN $serviceTypes
+  WITH r, v
+  ORDER BY r.date, v.id
+  SKIP $offset LIMIT $limit
+  RETURN v
+}
 RETURN i, ${SERVICE}
-ORDER BY i, n`,
+ORDER BY i, date, id`,
+  /**
+   * The song's maintained per-type link counts (see the header; a song is linked at most once per
+   * service, so they count its services): constant time however often it was sung.
+   */
   servicesForSongsCounts: `${byIndex('$ids', 'songId')}
-OPTIONAL MATCH (:Song {id: songId})-[:PERFORMED_IN]->(v:Service)
-WHERE ${OF_TYPES}
-RETURN i, count(v) AS total`,
+MATCH (s:Song {id: songId})
+RETURN i, ${USAGE_TYPES.map(([type, prefix]) => `CASE WHEN '${type}' IN $serviceTypes THEN s.${prefix}Times ELSE 0 END`).join('\n  + ')} AS total`,
   /**
    * Write-lock services and songs (Neo4j's explicit-lock idiom: setting a property takes the node's
    * write lock until commit). Callers pass ids sorted ascending, so every writer locks in one order;
@@ -554,9 +566,9 @@ export const PARAMS = {
   updateService: { id: 'INTEGER', date: 'INTEGER?', serviceType: 'STRING?' },
   deleteService: { id: 'INTEGER' },
 
-  setlists: { ids: 'LIST<INTEGER>', offset: 'INTEGER', end: 'INTEGER' },
+  setlists: { ids: 'LIST<INTEGER>', offset: 'INTEGER', limit: 'INTEGER' },
   setlistCounts: { ids: 'LIST<INTEGER>' },
-  servicesForSongs: { ids: 'LIST<INTEGER>', serviceTypes: 'LIST<STRING>', offset: 'INTEGER', end: 'INTEGER' },
+  servicesForSongs: { ids: 'LIST<INTEGER>', serviceTypes: 'LIST<STRING>', offset: 'INTEGER', limit: 'INTEGER' },
   servicesForSongsCounts: { ids: 'LIST<INTEGER>', serviceTypes: 'LIST<STRING>' },
   lockServices: { serviceIds: 'LIST<INTEGER>' },
   lockSongs: { songIds: 'LIST<INTEGER>' },

@@ -2,7 +2,7 @@ import neo4j, { type Driver, type ManagedTransaction, type Record as Neo4jRecord
 import { artistKey } from '../../domain/artists';
 import { luceneQuery } from '../../domain/search';
 import { SERVICE_AFTER, SERVICE_PAGE, SONG_AFTER, SONG_PAGE } from '../list-statements';
-import { ALL_SERVICE_TYPES, pageEnd } from '../paging';
+import { ALL_SERVICE_TYPES } from '../paging';
 import {
   orderAfterLink,
   orderAfterUnlink,
@@ -158,9 +158,7 @@ function* slices<T>(items: T[]): Generator<T[]> {
 }
 
 /** SKIP/LIMIT parameters; no limit is the largest safe integer (Cypher has no "no limit" value). */
-const limits = (page: Page) => ({ offset: toInt(page.offset ?? 0), limit: toInt(page.limit ?? Number.MAX_SAFE_INTEGER) });
-/** The per-parent slice [offset..end] of the relation reads. */
-const slice = (page: Page = {}) => ({ offset: toInt(page.offset ?? 0), end: toInt(pageEnd(page)) });
+const limits = (page: Page = {}) => ({ offset: toInt(page.offset ?? 0), limit: toInt(page.limit ?? Number.MAX_SAFE_INTEGER) });
 const typesParam = (filter: ServiceFilter = {}) => [...(filter.serviceTypes ?? ALL_SERVICE_TYPES)];
 const totalOf = (row: Neo4jRecord) => fromInt(row.get('total'), 'count');
 
@@ -262,7 +260,7 @@ export class Neo4jStore implements Store {
     if (ids.length === 0) return [];
     const params = { ids: ids.map(toInt), ...where };
     const [items, totals] = await this.read(
-      async (tx) => [await run(tx, rows, { ...params, ...slice(page) }), await run(tx, counts, params)] as const,
+      async (tx) => [await run(tx, rows, { ...params, ...limits(page) }), await run(tx, counts, params)] as const,
     );
     const groups = groupByIndex(ids.length, items, map);
     const out = groups.map((g) => ({ items: g, totalCount: 0 }));

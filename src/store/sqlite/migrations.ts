@@ -173,6 +173,15 @@ export const MIGRATIONS: {
       END;
     `,
   },
+  {
+    version: 7,
+    description: "relation pages: each song's links in service date order",
+    // A song's page of services (Song.services, withSong) reads its range of this index in page
+    // order and stops after the page (docs/performance.md); the copied type makes it covering.
+    sql: `
+      CREATE INDEX performed_in_song_date ON performed_in(song_id, service_date, service_id, service_type);
+    `,
+  },
 ];
 
 /** The file was written by a newer release: running old code on it could corrupt it. */

@@ -87,10 +87,14 @@ function groupBy<R, T>(keys: readonly number[], rows: Keyed<R>[], totals: Keyed<
 }
 
 /** LIMIT/OFFSET parameters: -1 is SQLite's "no limit". */
-const limits = (page: Page) => ({ limit: page.limit ?? -1, offset: page.offset ?? 0 });
-/** Parameters of the per-parent window: rows offset+1..end of each parent. */
-const perParent = (page: Page = {}) => ({ offset: page.offset ?? 0, end: pageEnd(page) });
-const typesParam = (filter: ServiceFilter = {}) => JSON.stringify(filter.serviceTypes ?? ALL_SERVICE_TYPES);
+const limits = (page: Page = {}) => ({ limit: page.limit ?? -1, offset: page.offset ?? 0 });
+/** Parameters of a per-parent page: LIMIT/OFFSET, and `end`, the rank of its last row. */
+const perParent = (page: Page = {}) => ({ ...limits(page), end: pageEnd(page) });
+/** Distinct, as the relation statements join them: a repeated id or type would repeat rows. */
+const typesParam = (filter: ServiceFilter = {}) => JSON.stringify([...new Set(filter.serviceTypes ?? ALL_SERVICE_TYPES)]);
+const distinctIds = (ids: readonly number[]) => [...new Set(ids)];
+/** No filter, or one naming every type: every link qualifies (each service has one of them). */
+const everyType = (filter: ServiceFilter = {}) => ALL_SERVICE_TYPES.every((t) => filter.serviceTypes?.includes(t) ?? true);
 
 
 // Conditions of the database itself (locked, I/O failure, file gone), as opposed to a bug.
@@ -373,29 +377,40 @@ export class SqliteStore implements Store {
   // PERFORMED_IN
 
   setlistsForServices(serviceIds: readonly number[], page?: Page) {
-    const ids = JSON.stringify(serviceIds);
-    return this.guard(() =>
-      this.db.transaction(() =>
-        groupBy(
-          serviceIds,
-          this.all<Keyed<SongRow>>('setlists', { ids, ...perParent(page) }),
-          this.all<Keyed<{ total: number }>>('setlistCounts', { ids }),
-          toSong,
-        ),
-      )(),
-    );
+    const ids = distinctIds(serviceIds);
+    const rows: [StatementName, Record<string, unknown>] =
+      ids.length === 1 ? ['setlist', { id: ids[0], ...limits(page) }] : ['setlists', { ids: JSON.stringify(ids), ...limits(page) }];
+    return this.relation(serviceIds, rows, ['setlistCounts', { ids: JSON.stringify(ids) }], toSong);
   }
 
   servicesForSongs(songIds: readonly number[], filter?: ServiceFilter, page?: Page) {
-    const where = { ids: JSON.stringify(songIds), types: typesParam(filter) };
+    const ids = distinctIds(songIds);
+    const types = typesParam(filter);
+    const rows: [StatementName, Record<string, unknown>] = everyType(filter)
+      ? ids.length === 1
+        ? ['servicesForSong', { id: ids[0], ...limits(page) }]
+        : ['servicesForSongs', { ids: JSON.stringify(ids), ...limits(page) }]
+      : ids.length === 1
+        ? ['servicesForSongOfTypes', { id: ids[0], types, ...perParent(page) }]
+        : ['servicesForSongsOfTypes', { ids: JSON.stringify(ids), types, ...perParent(page) }];
+    return this.relation(songIds, rows, ['servicesForSongsCounts', { ids: JSON.stringify(ids), types }], toService);
+  }
+
+  /**
+   * Per-parent pages of a relation and their totals in one read transaction: the page of one
+   * parent, or of a whole batch, is one statement. Totals come from a second statement, so a
+   * parent whose page is empty still has its total.
+   */
+  private relation<R, T>(
+    keys: readonly number[],
+    rows: [StatementName, Record<string, unknown>],
+    totals: [StatementName, Record<string, unknown>],
+    map: (r: R) => T,
+  ) {
+    if (keys.length === 0) return Promise.resolve([]);
     return this.guard(() =>
       this.db.transaction(() =>
-        groupBy(
-          songIds,
-          this.all<Keyed<ServiceRow>>('servicesForSongs', { ...where, ...perParent(page) }),
-          this.all<Keyed<{ total: number }>>('servicesForSongsCounts', where),
-          toService,
-        ),
+        groupBy(keys, this.all<Keyed<R>>(rows[0], rows[1]), this.all<Keyed<{ total: number }>>(totals[0], totals[1]), map),
       )(),
     );
   }
