@@ -100,7 +100,8 @@ export function analyticsContract(harness: AnalyticsHarness): void {
       const history = harness.history ?? { songs: 60, start: '2021-01-03', weeks: 156, unsung: 8 };
       await generateHistory(store, { seed: 10, zone: ZONE, ...history });
       ref = new Reference(await store.exportSnapshot());
-    }, 60_000);
+      // About a thousand write transactions: a real Neo4j on a busy 2-core machine needs 40-65 s.
+    }, 180_000);
     afterAll(() => store.close());
 
     const windows = (): AnalyticsWindow[] =>
@@ -117,7 +118,7 @@ export function analyticsContract(harness: AnalyticsHarness): void {
       for (const window of windows()) {
         for (const sort of SORTS) {
           for (const includeUnsung of [false, true]) {
-            for (const page of [{}, { limit: 7, offset: 3 }, { limit: 5, offset: 1000 }]) {
+            for (const page of [{}, { limit: 7, offset: 3 }, { offset: 3 }, { limit: 5, offset: 1000 }]) {
               const q = { window, sort, includeUnsung, ...page };
               expect(await store.songUsage(q)).toEqual(ref.songUsage(q));
             }
@@ -245,7 +246,7 @@ export function analyticsContract(harness: AnalyticsHarness): void {
 
     it('artistUsage', async () => {
       for (const window of windows()) {
-        for (const page of [{}, { limit: 2, offset: 1 }, { offset: 500 }]) {
+        for (const page of [{}, { limit: 2, offset: 1 }, { offset: 500 }, { limit: 1000, offset: 2 ** 31 - 1 }]) {
           expect(await store.artistUsage(window, page)).toEqual(ref.artistUsage(window, page));
         }
       }

@@ -4,6 +4,7 @@ import { createLogger } from '../src/logger';
 import { openApiDocument } from '../src/rest/openapi';
 import { createSofaRouter } from '../src/rest/sofa';
 import { CALL_LOG_ENV, readCalls } from './helpers/api-calls';
+import { stopLocalNeo4jForRun } from './helpers/neo4j';
 import { invalidBodies, undocumentedStatuses } from './helpers/openapi-coverage';
 
 /**
@@ -14,6 +15,7 @@ import { invalidBodies, undocumentedStatuses } from './helpers/openapi-coverage'
  * names each undocumented status and each body the document does not describe.
  */
 export default async function globalTeardown(): Promise<void> {
+  await stopLocalNeo4jForRun();
   const dir = process.env[CALL_LOG_ENV];
   if (!dir) return;
   try {

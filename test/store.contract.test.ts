@@ -2,8 +2,9 @@
  * The store contract (src/store/types.ts), as ONE suite run against every adapter: SQLite always,
  * Neo4j when NEO4J_URI is set. Each test starts from an empty store.
  *
- *   npm run test:neo4j                                   # SQLite only, Neo4j reported as skipped
+ *   npm run test:neo4j                                   # also Neo4j: NEO4J_URI, Docker or the local launcher
  *   NEO4J_URI=bolt://localhost:7687 NEO4J_USER=neo4j NEO4J_PASSWORD=... npm run test:neo4j
+ *   NEO4J_LOCAL=1 npx jest test/store.contract.test.ts   # one local Neo4j for this jest run
  *
  * The Neo4j run deletes everything in the database it points at.
  */
@@ -761,7 +762,7 @@ storeContract(sqliteHarness);
 storeContract(simulatedNeo4jHarness);
 
 const NEO4J_SKIPPED =
-  'Neo4j store contract suite SKIPPED: NEO4J_URI is not set (npm run test:neo4j starts a Neo4j when Docker is available)';
+  'Neo4j store contract suite SKIPPED: NEO4J_URI is not set (npm run test:neo4j starts one: in Docker, or with the local launcher)';
 if (process.env.NEO4J_URI) {
   storeContract(() => neo4jHarness(process.env.NEO4J_URI!));
 } else {

@@ -112,6 +112,12 @@ export function queryContract(getStore: () => Store) {
       expect(performed).toEqual([{ items: [v2], totalCount: 1 }, { items: [], totalCount: 0 }]);
       const all = await store.servicesForSongs([songs[2].id], {}, { limit: 1, offset: 1 });
       expect(all).toEqual([{ items: [v2], totalCount: 2 }]);
+      // No limit is the whole list; the largest offset the API lets through (a GraphQL Int) plus
+      // a limit reaches past the 32-bit list indices Cypher allows, and answers an empty page.
+      expect((await store.setlistsForServices([v1.id])).map((p) => idsOf(p.items))).toEqual([idsOf(songs.slice(0, 4))]);
+      const far = { limit: 1000, offset: 2 ** 31 - 1 };
+      expect(await store.setlistsForServices([v1.id], far)).toEqual([{ items: [], totalCount: 4 }]);
+      expect(await store.servicesForSongs([songs[2].id], {}, far)).toEqual([{ items: [], totalCount: 2 }]);
     });
 
     describe('relation pages of a parent with many links, alone and in a batch', () => {

@@ -41,7 +41,9 @@ const NO_DATE = '-9007199254740991';
 /**
  * The usage report's filters, order and page over rows (s, STAT_NAMES): rotation ($lastBefore),
  * new songs ($firstFrom..$firstTo), the order of $sort with ties by id, and the page of the
- * ranked rows with their count.
+ * ranked rows with their count. Pages are sliced in two steps, [$offset..][..$limit]: list
+ * indices are 32-bit on the server, which refuses `$offset + $limit` past 2^31 - 1 (any offset
+ * with no limit, whose stand-in NO_LIMIT is 2^31 - 1).
  */
 const RANKED = `WITH s, ${STAT_NAMES}
 WHERE ($lastBefore IS NULL OR last IS NULL OR last < $lastBefore)
@@ -59,7 +61,7 @@ ORDER BY
   CASE WHEN $sort = 'FIRST_SUNG' THEN -s.id ELSE 0 END,
   s.id
 WITH collect([s.id, s.name, s.artists, ${STAT_NAMES}]) AS rows
-UNWIND rows[$offset..($offset + $limit)] AS row
+UNWIND rows[$offset..][..$limit] AS row
 RETURN size(rows) AS total, row[0] AS id, row[1] AS name, row[2] AS artists, row[3] AS times,
   row[4] AS first, row[5] AS last, row[6] AS openers, row[7] AS closers, row[8] AS sunAm,
   row[9] AS sunAmLast, row[10] AS sunPm, row[11] AS sunPmLast, row[12] AS wed, row[13] AS wedLast`;
@@ -77,7 +79,7 @@ const ARTISTS_RANKED = `CALL (a) {
 WITH coalesce(spelling, a.key) AS artist, timesSung, songs
 ORDER BY timesSung DESC, artist
 WITH collect([artist, timesSung, songs]) AS rows
-UNWIND rows[$offset..($offset + $limit)] AS row
+UNWIND rows[$offset..][..$limit] AS row
 RETURN size(rows) AS total, row[0] AS artist, row[1] AS timesSung, row[2] AS songs`;
 
 /**
@@ -167,7 +169,7 @@ ${unsungFirst ? `${unsungPart}\n${sungPart}` : `${sungPart}\n${unsungPart}`}
 WITH ${unsungFirst ? 'unsung + sung' : 'sung + unsung'} AS ranked,
   COUNT { MATCH (s:Song) WHERE ${sung} AND ${SUNG_FILTER} }
     + COUNT { MATCH (s:Song) WHERE ${UNSUNG} } AS total
-UNWIND ranked[$offset..($offset + $limit)] AS s
+UNWIND ranked[$offset..][..$limit] AS s
 ${RETURN_MAINTAINED}`;
 }
 
