@@ -61,8 +61,11 @@ function builtInFunctions(): DbSchema['functions'] {
   return out;
 }
 
-/** The built-in procedures the store calls (song search); any other procedure is reported. */
-const PROCEDURES_USED = ['db.index.fulltext.queryNodes'];
+/**
+ * The built-in procedures the store calls (song search, and the wait for its index at start);
+ * any other procedure is reported.
+ */
+const PROCEDURES_USED = ['db.index.fulltext.queryNodes', 'db.awaitIndex'];
 function builtInProcedures(): DbSchema['procedures'] {
   const out: NonNullable<DbSchema['procedures']> = {};
   for (const [version, registry] of Object.entries(testData.mockSchema.procedures ?? {})) {

@@ -14,17 +14,24 @@ import { createGraphQLHandler } from './graphql/server';
 import { bodyParserError, jsonBody } from './http/body';
 import { clientError } from './http/errors';
 import { rejectUndecodablePaths } from './http/path';
+import { RATE_LIMIT_HEADERS, RequestRateLimiter } from './http/rate-limit';
+import { rateLimitPlugin } from './graphql/rate-limit';
 import { insightsRouter } from './insights';
 import { Lifecycle } from './lifecycle';
 import { createObservability } from './observability';
 import { sendError } from './rest/errors';
-import { createRestRouter } from './rest/router';
+import { createRestRouter, restCors } from './rest/router';
 import { BASE_PATH } from './rest/sofa';
 import type { Store } from './store/types';
 
 /** An error met before Apollo sees the request, in GraphQL's own response shape. */
 function sendGraphQLError(res: Response, error: AppError): void {
-  res.status(ERROR_STATUS[error.code]).json({ errors: [{ message: error.message, extensions: { code: error.code } }] });
+  const extensions: Record<string, unknown> = { code: error.code };
+  if (error.retryAfter !== undefined) {
+    res.set('Retry-After', String(error.retryAfter));
+    extensions.retryAfter = error.retryAfter;
+  }
+  res.status(ERROR_STATUS[error.code]).json({ errors: [{ message: error.message, extensions }] });
 }
 
 export interface App {
@@ -51,6 +58,8 @@ export async function createApp(config: Config, rawStore: Store, log: Logger): P
     serviceTimeZone: config.serviceTimeZone,
     log,
   };
+  // Request rate limits per client (docs/API.md, Rate limits); none with RATE_LIMIT=off.
+  const rateLimiter = config.rateLimit ? RequestRateLimiter.inMemory(config.rateLimit, tokens) : undefined;
   const schema = buildSchema();
   const graphql = await createGraphQLHandler(schema, services, {
     introspection: config.graphqlIntrospection,
@@ -58,7 +67,7 @@ export async function createApp(config: Config, rawStore: Store, log: Logger): P
     maxCost: config.graphqlMaxCost,
     maxAliases: config.graphqlMaxAliases,
     maxResponseBytes: config.maxResponseBytes,
-    plugins: [observability.apolloPlugin],
+    plugins: [observability.apolloPlugin, ...(rateLimiter ? [rateLimitPlugin(rateLimiter)] : [])],
   });
 
   const app = express();
@@ -85,19 +94,34 @@ export async function createApp(config: Config, rawStore: Store, log: Logger): P
     }
   });
 
+  const graphqlCors = cors({
+    origin: config.corsOrigins,
+    allowedHeaders: ['Authorization', 'Content-Type', 'X-Request-Id'],
+    exposedHeaders: ['X-Request-Id', 'Retry-After', ...RATE_LIMIT_HEADERS],
+    maxAge: 600,
+  });
+  // Everything above (the probes, and /metrics in the observability router) is never limited. A
+  // refusal carries the CORS headers of its facade, so that browser scripts can read it.
+  if (rateLimiter) {
+    const restCorsHeaders = restCors(config.corsOrigins);
+    app.use(
+      rateLimiter.middleware((req, res, error) => {
+        if (/^\/graphql(\/|$)/i.test(req.path)) return graphqlCors(req, res, () => sendGraphQLError(res, error));
+        if (req.path.toLowerCase() === BASE_PATH || req.path.toLowerCase().startsWith(`${BASE_PATH}/`)) {
+          return restCorsHeaders(req, res, () => sendError(res, error));
+        }
+        sendError(res, error);
+      }),
+    );
+  }
   mountExplorers(app);
   app.use(insightsRouter(config.serviceTimeZone));
-  app.use(BASE_PATH, createRestRouter(schema, services, config.corsOrigins, config.maxResponseBytes));
+  app.use(BASE_PATH, createRestRouter(schema, services, config.corsOrigins, config.maxResponseBytes, rateLimiter));
 
   if (!config.graphqlIntrospection) app.get('/graphql', graphqlBrowserRedirect);
   app.use(
     '/graphql',
-    cors({
-      origin: config.corsOrigins,
-      allowedHeaders: ['Authorization', 'Content-Type', 'X-Request-Id'],
-      exposedHeaders: ['X-Request-Id'],
-      maxAge: 600,
-    }),
+    graphqlCors,
     rejectUndecodablePaths(sendGraphQLError),
     jsonBody(),
     graphql.handler,

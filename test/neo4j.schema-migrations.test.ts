@@ -20,6 +20,7 @@ import {
   awaitMigrated,
   migrateNeo4j,
 } from '../src/store/neo4j/migrations';
+import { CYPHER } from '../src/store/neo4j/statements';
 import { Neo4jStore } from '../src/store/neo4j/store';
 import { dropSchema, neo4jTarget, wipeNeo4j } from './helpers/neo4j';
 
@@ -99,6 +100,24 @@ test('on a fresh database every step runs once, in order, under the lock, and is
   expect(q.indexOf(M.takeLock)).toBeLessThan(q.indexOf(schema[0]));
 });
 
+test('the search index with CCLI numbers is created, waited for, and only then replaces the old one', async () => {
+  const { driver, queries } = fakeDriver();
+  await migrateNeo4j(driver);
+  const ran = queries();
+  const at = (pattern: RegExp) => ran.findIndex((q) => pattern.test(q));
+  const created = at(/CREATE FULLTEXT INDEX song_search_ccli IF NOT EXISTS FOR \(s:Song\) ON EACH \[s\.name, s\.artists, s\.ccliNumber\]/);
+  const online = at(/CALL db\.awaitIndex\('song_search_ccli', \d+\)/);
+  const dropped = at(/DROP INDEX song_search IF EXISTS/);
+  expect(created).toBeGreaterThanOrEqual(0);
+  expect(online).toBeGreaterThan(created);
+  expect(dropped).toBeGreaterThan(online);
+  // Nothing creates the old index again at the next start.
+  expect(ran.some((q) => /CREATE FULLTEXT INDEX song_search IF/.test(q))).toBe(false);
+  // The searches read the new index.
+  expect(CYPHER.searchSongs).toContain("queryNodes('song_search_ccli'");
+  expect(CYPHER.countSearch).toContain("queryNodes('song_search_ccli'");
+});
+
 test('a batched step runs one transaction per batch, each from the last id before it, until one handles fewer', async () => {
   const { driver, ran } = fakeDriver({ batches: { songUsage: [DATA_BATCH, DATA_BATCH, 3] } });
   await migrateNeo4j(driver);
@@ -166,6 +185,23 @@ test('awaitMigrated (MIGRATE_ON_START=false) waits for the steps, then returns; 
   expect(error.message).toContain(`(${ALL.length - 3} steps missing, first ${ALL[3]})`);
   expect(error.message).toContain('run `npm run migrate:neo4j`, or start one instance with MIGRATE_ON_START=true');
   expect(missing.queries()).not.toContain(M.takeLock);
+});
+
+test('the search index with CCLI numbers is created, waited for, and only then replaces the old one', async () => {
+  const { driver, ran } = fakeDriver([0]);
+  await migrateNeo4j(driver);
+  const at = (pattern: RegExp) => ran.findIndex((q) => pattern.test(q));
+  const created = at(/CREATE FULLTEXT INDEX song_search_ccli IF NOT EXISTS FOR \(s:Song\) ON EACH \[s\.name, s\.artists, s\.ccliNumber\]/);
+  const online = at(/CALL db\.awaitIndex\('song_search_ccli', \d+\)/);
+  const dropped = at(/DROP INDEX song_search IF EXISTS/);
+  expect(created).toBeGreaterThanOrEqual(0);
+  expect(online).toBeGreaterThan(created);
+  expect(dropped).toBeGreaterThan(online);
+  // Nothing creates the old index again at the next start.
+  expect(ran.some((q) => /CREATE FULLTEXT INDEX song_search IF/.test(q))).toBe(false);
+  // The searches read the new index.
+  expect(CYPHER.searchSongs).toContain("queryNodes('song_search_ccli'");
+  expect(CYPHER.countSearch).toContain("queryNodes('song_search_ccli'");
 });
 
 /**

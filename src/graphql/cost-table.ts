@@ -49,6 +49,8 @@ export const COST_TABLE: CostTable = {
     'Query.artistUsage': 10_000,
     'Query.songsSungWith': 5_000,
     'Query.songUsageById': 2_000,
+    // The setlists of at most 1,000 recent services, found through the date index.
+    'Query.songsSungOften': 5_000,
     // One batched statement per window and level, however many songs.
     'Song.usage': 5_000,
   },

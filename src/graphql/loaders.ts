@@ -25,6 +25,8 @@ function byArguments<A, V>(make: (args: A) => DataLoader<number, V>) {
 export function createLoaders(store: Store) {
   return {
     song: new DataLoader((ids: readonly number[]) => store.songsByIds(ids)),
+    /** Song.ccliNumber, Song.copyright and the same on SongUsage: every song of a level in one call. */
+    licensing: new DataLoader((ids: readonly number[]) => store.licensingOfSongs(ids)),
     service: new DataLoader((ids: readonly number[]) => store.servicesByIds(ids)),
     user: new DataLoader((ids: readonly number[]) => store.usersByIds(ids)),
     /** The whole setlist of a service, in setlist order (what a setlist write answers). */

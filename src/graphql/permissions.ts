@@ -35,6 +35,7 @@ export const QUERY_ACCESS: AccessMap<QueryResolvers> = {
   songsSungWith: 'public',
   usageTimeline: 'public',
   artistUsage: 'public',
+  songsSungOften: 'public',
   me: 'auth',
   users: 'admin',
   user: 'adminOrSelf',

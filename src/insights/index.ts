@@ -34,8 +34,9 @@ function strictCsp(res: Response) {
 }
 
 /**
- * GET /insights (the page) and /insights/assets/* (its scripts and styles). The page is a client
- * of /graphql only; the one server-side value it gets is the zone its dates are shown in.
+ * GET /insights (the page) and /insights/assets/* (its scripts and styles). The page fetches from
+ * /graphql only (its Export CSV link is a download of the REST report, not a fetch); the one
+ * server-side value it gets is the zone its dates are shown in.
  */
 export function insightsRouter(serviceTimeZone: string): express.Router {
   const page = fs

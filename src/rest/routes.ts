@@ -47,6 +47,7 @@ export const ROUTES: readonly RestRoute[] = [
   { method: 'GET', path: '/reports/newSongs', field: 'Query.newSongs' },
   { method: 'GET', path: '/reports/timeline', field: 'Query.usageTimeline' },
   { method: 'GET', path: '/reports/artists', field: 'Query.artistUsage' },
+  { method: 'GET', path: '/reports/sungOften', field: 'Query.songsSungOften' },
 
   { method: 'POST', path: '/users/login', field: 'Mutation.login' },
   { method: 'GET', path: '/users/me', field: 'Query.me' },
@@ -62,6 +63,10 @@ export const ROUTES: readonly RestRoute[] = [
  * SOFA is given a view of the schema without them, so its operations never select them.
  */
 export const GRAPHQL_ONLY_FIELDS = [
+  // The v1 song record is exactly {id, name, artists}; REST reads the licensing details in the
+  // usage report's rows (SongUsage.ccliNumber, SongUsage.copyright) and writes them in song bodies.
+  'Song.ccliNumber',
+  'Song.copyright',
   'Song.services',
   'Song.usage',
   'Service.songs',

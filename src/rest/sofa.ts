@@ -74,7 +74,7 @@ export function createSofaRouter(schema: GraphQLSchema, log: Logger) {
     },
     // SOFA selects only `{ id }` of a nested record type; a login answer carries the whole user,
     // and an analytics row the whole song.
-    ignore: ['AuthPayload.user', 'SongUsage.song', 'SongPairing.song'],
+    ignore: ['AuthPayload.user', 'SongUsage.song', 'SongPairing.song', 'SongShare.song'],
     context: ({ graphqlContext }: SofaServerContext & { request: unknown }) => graphqlContext,
     errorHandler: ((errors: readonly unknown[]) => {
       const { status, headers, body } = restError(firstError(errors, log));

@@ -9,10 +9,12 @@ import { REFRESH_USAGE } from './statements';
  * recorded as a (:MigrationStep {name}) node when it is done, and steps are run only while
  * holding the migration lock, a lease on the (:MigrationLock) node (MIGRATION_CYPHER). Instances
  * that start meanwhile wait for the lock (bounded), then find the steps recorded and serve. A
- * step's name is its key below: add steps, never rename or edit one that has shipped (an index
- * with the same name but another definition would be silently kept).
+ * step's name is its key below: add steps, never rename or edit one that has shipped (a database
+ * that recorded it would not run it again; an index with the same name but another definition
+ * would be silently kept). An index whose definition must change is created under a new name by
+ * a new step, and the old one dropped by the step after it.
  *
- * The schema: each statement is idempotent (IF NOT EXISTS) as well.
+ * The schema, in order: each statement is idempotent (IF NOT EXISTS, IF EXISTS) as well.
  *
  * Uniqueness constraints are backed by range indexes, so each id constraint is also the index
  * every `{id: $id}` lookup seeks; artist_key is the index byArtist starts from (see
@@ -31,11 +33,16 @@ export const SCHEMA_CYPHER = {
   // Range indexes for the list orders and filters (index-backed ORDER BY ... SKIP/LIMIT).
   songName: 'CREATE RANGE INDEX song_name IF NOT EXISTS FOR (s:Song) ON (s.name)',
   serviceType: 'CREATE RANGE INDEX service_type IF NOT EXISTS FOR (v:Service) ON (v.serviceType)',
-  // Song search (db.index.fulltext.queryNodes): name and the artists list (LIST<STRING> values are
-  // indexed by Neo4j 5's full-text indexes). standard-folding folds accents and case (ASCII
-  // folding); not eventually consistent, so a song is searchable as soon as its write commits.
-  songSearch: `CREATE FULLTEXT INDEX song_search IF NOT EXISTS FOR (s:Song) ON EACH [s.name, s.artists]
+  // Song search (db.index.fulltext.queryNodes): name, the artists list (LIST<STRING> values are
+  // indexed by Neo4j 5's full-text indexes) and the CCLI number. standard-folding folds accents
+  // and case (ASCII folding); not eventually consistent, so a song is searchable as soon as its
+  // write commits. It replaces song_search (name and artists only), which is dropped once it is
+  // online: a new index is populated in the background and a search on it fails until then, so
+  // the start waits for it (at most 300 s).
+  songSearch: `CREATE FULLTEXT INDEX song_search_ccli IF NOT EXISTS FOR (s:Song) ON EACH [s.name, s.artists, s.ccliNumber]
     OPTIONS { indexConfig: { \`fulltext.analyzer\`: 'standard-folding', \`fulltext.eventually_consistent\`: false } }`,
+  songSearchOnline: "CALL db.awaitIndex('song_search_ccli', 300)",
+  songSearchRetired: 'DROP INDEX song_search IF EXISTS',
   // Analytics windows: a range seek over the links' copies of their service dates.
   performedInDate: 'CREATE RANGE INDEX performed_in_date IF NOT EXISTS FOR ()-[r:PERFORMED_IN]-() ON (r.date)',
   // All-time analytics over every type read the songs' maintained usage totals (see
