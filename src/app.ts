@@ -58,8 +58,9 @@ export async function createApp(config: Config, rawStore: Store, log: Logger): P
     serviceTimeZone: config.serviceTimeZone,
     log,
   };
-  // Request rate limits per client (docs/API.md, Rate limits); none with RATE_LIMIT=off.
-  const rateLimiter = config.rateLimit ? RequestRateLimiter.inMemory(config.rateLimit, tokens) : undefined;
+  // Request rate limits per client (docs/API.md, Rate limits), counted where the login limits
+  // are (memory, or the Redis every instance shares); none with RATE_LIMIT=off.
+  const rateLimiter = config.rateLimit ? RequestRateLimiter.in(limits, config.rateLimit, tokens) : undefined;
   const schema = buildSchema();
   const graphql = await createGraphQLHandler(schema, services, {
     introspection: config.graphqlIntrospection,

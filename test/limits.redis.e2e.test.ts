@@ -143,3 +143,47 @@ describeWithRedis('login limits shared through Redis by two instances', () => {
     }
   }, 30_000);
 });
+
+describeWithRedis('request rate limits shared through Redis by two instances', () => {
+  let redis: LocalRedis;
+  let a: TestServer;
+  let b: TestServer;
+  const POINTS = 6;
+
+  beforeAll(async () => {
+    redis = await startRedis();
+    const log = logSink();
+    const env = {
+      SQLITE_PATH: tempDbPath(),
+      REDIS_URL: redis.url,
+      RATE_LIMIT_POINTS: String(POINTS),
+      RATE_LIMIT_ANALYTICS_WEIGHT: '1',
+      RATE_LIMIT_CSV_WEIGHT: '1',
+      LOG_LEVEL: 'info',
+    };
+    a = await startTestServer(env, log.stream);
+    b = await startTestServer(env, log.stream);
+    await waitFor(() => log.events('limits_shared').length === 2, 'both to reach Redis');
+  }, 60_000);
+
+  afterAll(async () => {
+    await a?.close();
+    await b?.close();
+    await redis?.close();
+  });
+
+  it("a client's requests spread over both instances spend one budget", async () => {
+    const budgets: string[] = [];
+    for (const s of [a, b, a, b, a, b]) {
+      const res = await s.api('GET', '/songs/1');
+      expect(res.status).toBe(404);
+      budgets.push(res.headers.get('ratelimit-remaining')!);
+    }
+    expect(budgets).toEqual(['5', '4', '3', '2', '1', '0']);
+    for (const s of [a, b]) {
+      const refused = await s.api('GET', '/songs/1');
+      expect(refused.status).toBe(429);
+      expect(refused.body.error.code).toBe('RATE_LIMITED');
+    }
+  });
+});

@@ -187,23 +187,6 @@ test('awaitMigrated (MIGRATE_ON_START=false) waits for the steps, then returns; 
   expect(missing.queries()).not.toContain(M.takeLock);
 });
 
-test('the search index with CCLI numbers is created, waited for, and only then replaces the old one', async () => {
-  const { driver, ran } = fakeDriver([0]);
-  await migrateNeo4j(driver);
-  const at = (pattern: RegExp) => ran.findIndex((q) => pattern.test(q));
-  const created = at(/CREATE FULLTEXT INDEX song_search_ccli IF NOT EXISTS FOR \(s:Song\) ON EACH \[s\.name, s\.artists, s\.ccliNumber\]/);
-  const online = at(/CALL db\.awaitIndex\('song_search_ccli', \d+\)/);
-  const dropped = at(/DROP INDEX song_search IF EXISTS/);
-  expect(created).toBeGreaterThanOrEqual(0);
-  expect(online).toBeGreaterThan(created);
-  expect(dropped).toBeGreaterThan(online);
-  // Nothing creates the old index again at the next start.
-  expect(ran.some((q) => /CREATE FULLTEXT INDEX song_search IF/.test(q))).toBe(false);
-  // The searches read the new index.
-  expect(CYPHER.searchSongs).toContain("queryNodes('song_search_ccli'");
-  expect(CYPHER.countSearch).toContain("queryNodes('song_search_ccli'");
-});
-
 /**
  * On a real Neo4j (NEO4J_URI, e.g. under `npm run test:neo4j`): a graph as an older version wrote
  * it (setlist positions with gaps and ties, links without their service's date and type, songs

@@ -5,6 +5,7 @@ import type { TokenService } from '../auth/tokens';
 import { bearerToken } from '../auth/viewer';
 import type { RateLimitPolicy } from '../config';
 import { AppError } from '../errors';
+import type { LimiterStore } from '../limits/limiter-store';
 
 /** A client's budget after a charge. */
 export interface Budget {
@@ -155,6 +156,12 @@ export class RequestRateLimiter {
 
   static inMemory(policy: RateLimitPolicy, tokens: TokenService): RequestRateLimiter {
     return new RequestRateLimiter(memoryCounter(policy.points, policy.windowSeconds), policy, tokens);
+  }
+
+  /** Counting in `limits`: this process's memory, or the Redis every instance shares (REDIS_URL). */
+  static in(limits: LimiterStore, policy: RateLimitPolicy, tokens: TokenService): RequestRateLimiter {
+    const limiter = limits.limiter({ keyPrefix: 'requests', points: policy.points, duration: policy.windowSeconds });
+    return new RequestRateLimiter(flexibleCounter(limiter), policy, tokens);
   }
 
   /**
