@@ -5,21 +5,24 @@ import { main } from '../src/cli/import';
 import { MalformedFileError } from '../src/import/csv';
 import { importFile, type ImportOptions } from '../src/import/run';
 import { splitArtists } from '../src/import/songs';
-import { SqliteStore } from '../src/store/sqlite/store';
 import type { Store } from '../src/store/types';
 import { runScript } from './helpers/process';
-import { startTestServer, tempDbPath } from './helpers/server';
+import { startTestServer } from './helpers/server';
+import { openTestStore, type OpenedStore } from './helpers/test-store';
 
-/** `npm run import` on real SQLite files: what is created, skipped and rejected, and when nothing is written. */
+/**
+ * `npm run import` on a real store (a SQLite file, or with TEST_STORE=neo4j the real Neo4j): what
+ * is created, skipped and rejected, and when nothing is written.
+ */
 
-let store: SqliteStore;
+let opened: OpenedStore;
+let store: Store;
 let dir: string;
-beforeEach(() => {
-  const file = tempDbPath();
-  dir = path.dirname(file);
-  store = new SqliteStore(file);
+beforeEach(async () => {
+  opened = await openTestStore();
+  ({ store, dir } = opened);
 });
-afterEach(() => store.close());
+afterEach(() => opened.close());
 
 function csv(name: string, text: string): string {
   const file = path.join(dir, name);
@@ -202,7 +205,7 @@ describe('the CLI', () => {
     const out: string[] = [];
     const log = jest.spyOn(console, 'log').mockImplementation((line: string) => void out.push(line));
     try {
-      expect(await main([file], { SQLITE_PATH: store['db'].name })).toBe(1);
+      expect(await main([file], opened.env)).toBe(1);
       expect(out).toEqual([
         `${file}: 2 rows`,
         'created 0 songs',
@@ -220,7 +223,7 @@ describe('the CLI', () => {
     const server = await startTestServer();
     try {
       const file = csv('live.csv', 'Title,Artists\nLive One,X & Y\nLive Two,Z\n');
-      const { code, stdout, stderr } = await runScript('src/cli/import.ts', [file], { SQLITE_PATH: server.dbPath });
+      const { code, stdout, stderr } = await runScript('src/cli/import.ts', [file], server.storeEnv);
       expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
       expect(stdout).toContain('created 2 songs');
       const res = await server.api('GET', '/songs/byArtist/y');
