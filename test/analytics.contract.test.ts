@@ -100,7 +100,8 @@ export function analyticsContract(harness: AnalyticsHarness): void {
       const history = harness.history ?? { songs: 60, start: '2021-01-03', weeks: 156, unsung: 8 };
       await generateHistory(store, { seed: 10, zone: ZONE, ...history });
       ref = new Reference(await store.exportSnapshot());
-    }, 60_000);
+      // About a thousand write transactions: a real Neo4j on a busy 2-core machine needs 40-65 s.
+    }, 180_000);
     afterAll(() => store.close());
 
     const windows = (): AnalyticsWindow[] =>
