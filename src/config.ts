@@ -38,7 +38,7 @@ export interface Config {
   loginMaxFailures: number;
   loginWindowSeconds: number;
   /** Express `trust proxy`: set when running behind a load balancer so client addresses are right. */
-  trustProxy: string | false;
+  trustProxy: string | number | false;
   logLevel: string;
   /** Bearer token GET /metrics requires; open when unset. */
   metricsToken?: string;
@@ -138,6 +138,17 @@ export function readSecretFiles(env: Record<string, string>): { env: Record<stri
 }
 
 /**
+ * Express reads a `trust proxy` string as a list of addresses, so `TRUST_PROXY=1` (one load
+ * balancer in front, as docs/operations.md says) must become the number 1, "trust one hop", or
+ * every client would share the balancer's address (and its rate limit). Addresses and names
+ * (`loopback`, `10.0.0.0/8, 127.0.0.1`) pass through as they are.
+ */
+function trustProxy(value: string | undefined): string | number | false {
+  if (value === undefined) return false;
+  return /^\d+$/.test(value) ? Number(value) : value;
+}
+
+/**
  * Parse the environment. Throws ConfigError whose message is one line per problem, each naming the
  * variable, and never echoing a value (a bad value may be a secret).
  */
@@ -186,7 +197,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxResponseBytes: e.MAX_RESPONSE_BYTES,
     loginMaxFailures: e.LOGIN_MAX_FAILURES,
     loginWindowSeconds: e.LOGIN_WINDOW_SECONDS,
-    trustProxy: e.TRUST_PROXY ?? false,
+    trustProxy: trustProxy(e.TRUST_PROXY),
     logLevel: e.LOG_LEVEL,
     metricsToken: e.METRICS_TOKEN,
     shutdownTimeoutSeconds: e.SHUTDOWN_TIMEOUT_SECONDS,
