@@ -13,6 +13,8 @@ import { createGraphQLHandler } from './graphql/server';
 import { bodyParserError, jsonBody } from './http/body';
 import { clientError } from './http/errors';
 import { rejectUndecodablePaths } from './http/path';
+import { RATE_LIMIT_HEADERS, RequestRateLimiter } from './http/rate-limit';
+import { rateLimitPlugin } from './graphql/rate-limit';
 import { insightsRouter } from './insights';
 import { Lifecycle } from './lifecycle';
 import { createObservability } from './observability';
@@ -23,7 +25,12 @@ import type { Store } from './store/types';
 
 /** An error met before Apollo sees the request, in GraphQL's own response shape. */
 function sendGraphQLError(res: Response, error: AppError): void {
-  res.status(ERROR_STATUS[error.code]).json({ errors: [{ message: error.message, extensions: { code: error.code } }] });
+  const extensions: Record<string, unknown> = { code: error.code };
+  if (error.retryAfter !== undefined) {
+    res.set('Retry-After', String(error.retryAfter));
+    extensions.retryAfter = error.retryAfter;
+  }
+  res.status(ERROR_STATUS[error.code]).json({ errors: [{ message: error.message, extensions }] });
 }
 
 export interface App {
@@ -48,6 +55,8 @@ export async function createApp(config: Config, rawStore: Store, log: Logger): P
     serviceTimeZone: config.serviceTimeZone,
     log,
   };
+  // Request rate limits per client (docs/API.md, Rate limits); none with RATE_LIMIT=off.
+  const rateLimiter = config.rateLimit ? RequestRateLimiter.inMemory(config.rateLimit, tokens) : undefined;
   const schema = buildSchema();
   const graphql = await createGraphQLHandler(schema, services, {
     introspection: config.graphqlIntrospection,
@@ -55,7 +64,7 @@ export async function createApp(config: Config, rawStore: Store, log: Logger): P
     maxCost: config.graphqlMaxCost,
     maxAliases: config.graphqlMaxAliases,
     maxResponseBytes: config.maxResponseBytes,
-    plugins: [observability.apolloPlugin],
+    plugins: [observability.apolloPlugin, ...(rateLimiter ? [rateLimitPlugin(rateLimiter)] : [])],
   });
 
   const app = express();
@@ -82,9 +91,17 @@ export async function createApp(config: Config, rawStore: Store, log: Logger): P
     }
   });
 
+  // Everything above (the probes, and /metrics in the observability router) is never limited.
+  if (rateLimiter) {
+    app.use(
+      rateLimiter.middleware((req, res, error) =>
+        /^\/graphql(\/|$)/i.test(req.path) ? sendGraphQLError(res, error) : sendError(res, error),
+      ),
+    );
+  }
   mountExplorers(app);
   app.use(insightsRouter(config.serviceTimeZone));
-  app.use(BASE_PATH, createRestRouter(schema, services, config.corsOrigins, config.maxResponseBytes));
+  app.use(BASE_PATH, createRestRouter(schema, services, config.corsOrigins, config.maxResponseBytes, rateLimiter));
 
   if (!config.graphqlIntrospection) app.get('/graphql', graphqlBrowserRedirect);
   app.use(
@@ -92,7 +109,7 @@ export async function createApp(config: Config, rawStore: Store, log: Logger): P
     cors({
       origin: config.corsOrigins,
       allowedHeaders: ['Authorization', 'Content-Type', 'X-Request-Id'],
-      exposedHeaders: ['X-Request-Id'],
+      exposedHeaders: ['X-Request-Id', 'Retry-After', ...RATE_LIMIT_HEADERS],
       maxAge: 600,
     }),
     rejectUndecodablePaths(sendGraphQLError),

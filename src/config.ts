@@ -39,11 +39,23 @@ export interface Config {
   loginWindowSeconds: number;
   /** Express `trust proxy`: set when running behind a load balancer so client addresses are right. */
   trustProxy: string | number | false;
+  /** Request rate limits per client (docs/API.md, Rate limits); undefined when RATE_LIMIT=off. */
+  rateLimit?: RateLimitPolicy;
   logLevel: string;
   /** Bearer token GET /metrics requires; open when unset. */
   metricsToken?: string;
   /** How long a shutdown waits for requests in flight before cutting them. */
   shutdownTimeoutSeconds: number;
+}
+
+/** Points each client may spend per window, and what a request costs (src/http/rate-limit.ts). */
+export interface RateLimitPolicy {
+  points: number;
+  windowSeconds: number;
+  /** An analytics request: a report route, or each analytics field of a GraphQL operation. */
+  analyticsWeight: number;
+  /** A CSV report (`format=csv` or `Accept: text/csv`). */
+  csvWeight: number;
 }
 
 export class ConfigError extends Error {}
@@ -87,6 +99,11 @@ const Env = z.object({
   LOGIN_MAX_FAILURES: int(1, 1000).default(10),
   LOGIN_WINDOW_SECONDS: int(1, 86400).default(900),
   TRUST_PROXY: z.string().optional(),
+  RATE_LIMIT: z.enum(['on', 'off'], { error: "must be 'on' or 'off'" }).default('on'),
+  RATE_LIMIT_POINTS: int(1, 1_000_000).default(3000),
+  RATE_LIMIT_WINDOW_SECONDS: int(1, 86400).default(60),
+  RATE_LIMIT_ANALYTICS_WEIGHT: int(1, 1_000_000).default(5),
+  RATE_LIMIT_CSV_WEIGHT: int(1, 1_000_000).default(20),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   SHUTDOWN_TIMEOUT_SECONDS: int(0, 600).default(10),
@@ -172,6 +189,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (Boolean(e.ADMIN_USERNAME) !== Boolean(e.ADMIN_PASSWORD)) {
     problems.push('ADMIN_USERNAME and ADMIN_PASSWORD must be set together');
   }
+  // A weight above the budget would refuse every such request.
+  for (const name of ['RATE_LIMIT_ANALYTICS_WEIGHT', 'RATE_LIMIT_CSV_WEIGHT'] as const) {
+    if (e.RATE_LIMIT === 'on' && e[name] > e.RATE_LIMIT_POINTS) problems.push(`${name} must not exceed RATE_LIMIT_POINTS`);
+  }
   if (problems.length) throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
 
   const origins = e.CORS_ORIGINS.split(',').map((o) => o.trim()).filter(Boolean);
@@ -198,6 +219,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     loginMaxFailures: e.LOGIN_MAX_FAILURES,
     loginWindowSeconds: e.LOGIN_WINDOW_SECONDS,
     trustProxy: trustProxy(e.TRUST_PROXY),
+    rateLimit:
+      e.RATE_LIMIT === 'on'
+        ? {
+            points: e.RATE_LIMIT_POINTS,
+            windowSeconds: e.RATE_LIMIT_WINDOW_SECONDS,
+            analyticsWeight: e.RATE_LIMIT_ANALYTICS_WEIGHT,
+            csvWeight: e.RATE_LIMIT_CSV_WEIGHT,
+          }
+        : undefined,
     logLevel: e.LOG_LEVEL,
     metricsToken: e.METRICS_TOKEN,
     shutdownTimeoutSeconds: e.SHUTDOWN_TIMEOUT_SECONDS,

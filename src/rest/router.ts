@@ -9,7 +9,9 @@ import { accessOf, decideAccess, type Access } from '../graphql/permissions';
 import { bodyParserError, jsonBody } from '../http/body';
 import { clientError, toAppError } from '../http/errors';
 import { rejectUndecodablePaths } from '../http/path';
+import { RATE_LIMIT_HEADERS, type RequestRateLimiter } from '../http/rate-limit';
 import { oversize, sendJsonWithin } from '../http/response-size';
+import { isAnalyticsField } from '../graphql/rate-limit';
 import { sendError } from './errors';
 import { songUsageCsv, wantsCsv } from './csv';
 import { readArguments } from './input';
@@ -60,6 +62,14 @@ function prepare(schema: GraphQLSchema, route: RestRoute): PreparedRoute {
   };
 }
 
+function wantsCsvLeniently(req: Request): boolean {
+  try {
+    return wantsCsv(req);
+  } catch {
+    return false;
+  }
+}
+
 type SofaHandler = (request: unknown, context: SofaServerContext) => Promise<globalThis.Response>;
 
 /**
@@ -78,7 +88,14 @@ function sofaHandlers(sofa: ReturnType<typeof createSofaRouter>): Map<string, So
  * Location, X-Total-Count, 404 for unknown records, one JSON error shape. This module is the only
  * place that knows REST.
  */
-export function createRestRouter(schema: GraphQLSchema, services: Services, corsOrigins: string[] | '*', maxResponseBytes: number) {
+export function createRestRouter(
+  schema: GraphQLSchema,
+  services: Services,
+  corsOrigins: string[] | '*',
+  maxResponseBytes: number,
+  /** Charges report routes and CSV their weight (docs/API.md, Rate limits); none when limits are off. */
+  rateLimiter?: RequestRateLimiter,
+) {
   const log: Logger = services.log;
   const sofa = createSofaRouter(schema, log);
   const router = express.Router();
@@ -92,7 +109,7 @@ export function createRestRouter(schema: GraphQLSchema, services: Services, cors
       origin: corsOrigins,
       methods: ALLOWED_METHODS,
       allowedHeaders: ['Authorization', 'Content-Type', 'X-Request-Id'],
-      exposedHeaders: ['Location', 'X-Total-Count', 'Retry-After', 'WWW-Authenticate', 'X-Request-Id'],
+      exposedHeaders: ['Location', 'X-Total-Count', 'Retry-After', 'WWW-Authenticate', 'X-Request-Id', ...RATE_LIMIT_HEADERS],
       optionsSuccessStatus: 204,
       maxAge: 600,
     }),
@@ -120,8 +137,15 @@ export function createRestRouter(schema: GraphQLSchema, services: Services, cors
     if (!handler) throw new Error(`SOFA made no handler for ${route.method} ${route.path}`);
     methodsByPath.set(route.path, [...(methodsByPath.get(route.path) ?? []), route.method]);
 
+    const analytics = isAnalyticsField(route.field);
     router[route.method.toLowerCase() as 'get'](route.path, async (req: Request, res: Response, next: NextFunction) => {
       try {
+        // Before any work: a client over its budget costs no report. A bad `format` is charged as
+        // JSON and refused below.
+        if (rateLimiter && analytics) {
+          const policy = rateLimiter.policy;
+          await rateLimiter.chargeHeavy(res, route.csv !== undefined && wantsCsvLeniently(req) ? policy.csvWeight : policy.analyticsWeight);
+        }
         const graphqlContext = createContext(services, {
           authorization: req.headers.authorization,
           clientAddress: req.ip ?? 'unknown',
