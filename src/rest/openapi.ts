@@ -142,8 +142,16 @@ const RESPONSES = {
   },
   PayloadTooLarge: { description: '`PAYLOAD_TOO_LARGE`: the request body (on any method) is over 100 KiB', content: errorBody },
   RateLimited: {
-    description: '`RATE_LIMITED`: too many failed logins for this username from this address',
-    headers: { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } },
+    description:
+      '`RATE_LIMITED`: this client (its user, or its address when not signed in) has spent its request budget for the ' +
+      'window; report routes and CSV cost more than other requests (docs/API.md, Rate limits). On login also: too many ' +
+      'failed logins for this username from this address',
+    headers: {
+      'Retry-After': { $ref: '#/components/headers/RetryAfter' },
+      'RateLimit-Limit': { $ref: '#/components/headers/RateLimitLimit' },
+      'RateLimit-Remaining': { $ref: '#/components/headers/RateLimitRemaining' },
+      'RateLimit-Reset': { $ref: '#/components/headers/RateLimitReset' },
+    },
     content: errorBody,
   },
   Internal: { description: '`INTERNAL`: a fault of the server; the message carries no internals', content: errorBody },
@@ -157,7 +165,10 @@ const HEADERS = {
     schema: { type: 'integer', minimum: 0 },
   },
   WWWAuthenticate: { description: 'Always `Bearer`', schema: { type: 'string' } },
-  RetryAfter: { description: 'Seconds until a login for this username may be tried again', schema: { type: 'integer', minimum: 0 } },
+  RetryAfter: { description: 'Seconds until the request may be tried again', schema: { type: 'integer', minimum: 0 } },
+  RateLimitLimit: { description: "Points per window in this client's budget", schema: { type: 'integer', minimum: 1 } },
+  RateLimitRemaining: { description: 'Points left in the current window', schema: { type: 'integer', minimum: 0 } },
+  RateLimitReset: { description: 'Seconds until the window ends and the budget is full again', schema: { type: 'integer', minimum: 1 } },
 };
 
 const ref = (name: keyof typeof RESPONSES) => ({ $ref: `#/components/responses/${name}` });
@@ -233,7 +244,8 @@ function errorResponses(route: RestRoute, op: Operation): Record<string, unknown
   if (['createUser', 'updateUser', 'deleteUser'].includes(field)) out['409'] = ref('Conflict');
   // The router reads a JSON body on every method, if one is sent, before anything else.
   out['413'] = ref('PayloadTooLarge');
-  if (field === 'login') out['429'] = ref('RateLimited');
+  // Any request may find its client over its rate limit (and login also counts failures).
+  out['429'] = ref('RateLimited');
   out['500'] = ref('Internal');
   out['503'] = ref('Unavailable');
   return out;
@@ -273,6 +285,11 @@ an unknown path answers 404 \`NOT_FOUND\`; a method a path does not have answers
 \`METHOD_NOT_ALLOWED\` with an \`Allow\` header; \`OPTIONS\` (CORS preflight) answers 204.
 A path that is not valid percent-encoded UTF-8 answers 400 \`BAD_REQUEST\` before any routing, on
 any path and method.
+Requests are rate limited per client (its user when signed in, otherwise its address) unless the
+server runs with RATE_LIMIT=off: every answer then carries \`RateLimit-Limit\`,
+\`RateLimit-Remaining\` and \`RateLimit-Reset\`, and a client over its budget gets 429
+\`RATE_LIMITED\` with \`Retry-After\` (seconds) on any path and method; report routes and CSV cost
+more points than other requests (docs/API.md, Rate limits).
 Public operations need no token (a bad token on them is ignored); the others need
 \`Authorization: Bearer <token>\` from \`POST /users/login\`.`;
 
