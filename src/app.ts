@@ -19,7 +19,7 @@ import { insightsRouter } from './insights';
 import { Lifecycle } from './lifecycle';
 import { createObservability } from './observability';
 import { sendError } from './rest/errors';
-import { createRestRouter } from './rest/router';
+import { createRestRouter, restCors } from './rest/router';
 import { BASE_PATH } from './rest/sofa';
 import type { Store } from './store/types';
 
@@ -91,12 +91,24 @@ export async function createApp(config: Config, rawStore: Store, log: Logger): P
     }
   });
 
-  // Everything above (the probes, and /metrics in the observability router) is never limited.
+  const graphqlCors = cors({
+    origin: config.corsOrigins,
+    allowedHeaders: ['Authorization', 'Content-Type', 'X-Request-Id'],
+    exposedHeaders: ['X-Request-Id', 'Retry-After', ...RATE_LIMIT_HEADERS],
+    maxAge: 600,
+  });
+  // Everything above (the probes, and /metrics in the observability router) is never limited. A
+  // refusal carries the CORS headers of its facade, so that browser scripts can read it.
   if (rateLimiter) {
+    const restCorsHeaders = restCors(config.corsOrigins);
     app.use(
-      rateLimiter.middleware((req, res, error) =>
-        /^\/graphql(\/|$)/i.test(req.path) ? sendGraphQLError(res, error) : sendError(res, error),
-      ),
+      rateLimiter.middleware((req, res, error) => {
+        if (/^\/graphql(\/|$)/i.test(req.path)) return graphqlCors(req, res, () => sendGraphQLError(res, error));
+        if (req.path.toLowerCase() === BASE_PATH || req.path.toLowerCase().startsWith(`${BASE_PATH}/`)) {
+          return restCorsHeaders(req, res, () => sendError(res, error));
+        }
+        sendError(res, error);
+      }),
     );
   }
   mountExplorers(app);
@@ -106,12 +118,7 @@ export async function createApp(config: Config, rawStore: Store, log: Logger): P
   if (!config.graphqlIntrospection) app.get('/graphql', graphqlBrowserRedirect);
   app.use(
     '/graphql',
-    cors({
-      origin: config.corsOrigins,
-      allowedHeaders: ['Authorization', 'Content-Type', 'X-Request-Id'],
-      exposedHeaders: ['X-Request-Id', 'Retry-After', ...RATE_LIMIT_HEADERS],
-      maxAge: 600,
-    }),
+    graphqlCors,
     rejectUndecodablePaths(sendGraphQLError),
     jsonBody(),
     graphql.handler,

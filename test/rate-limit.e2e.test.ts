@@ -35,8 +35,10 @@ const remaining = (r: Reply) => Number(r.headers.get('ratelimit-remaining'));
 
 /** Store calls the server has made so far (its own metrics), to see that a refused request ran nothing. */
 async function storeCalls(): Promise<number> {
-  const { samples } = parsePrometheus((await s.raw('GET', '/metrics')).text);
-  return samples.filter((x) => x.name === 'store_call_duration_seconds_count').reduce((n, x) => n + x.value, 0);
+  // Only the store's lines: prom-client writes the event-loop lag before its first sample as `Nan`.
+  const text = (await s.raw('GET', '/metrics')).text;
+  const lines = text.split('\n').filter((l) => l.startsWith('store_call_duration_seconds_count'));
+  return parsePrometheus(lines.join('\n')).samples.reduce((n, x) => n + x.value, 0);
 }
 
 /** Spend an address's (or token's) budget down to `left` points with plain reads. */
@@ -81,6 +83,24 @@ describe('a budget per client', () => {
     expectGraphQLLimited(await gqlFrom('203.0.113.1', '{ songs(limit: 1) { id } }'));
     const viaGet = await s.raw('GET', `/graphql?query=${encodeURIComponent('{ songs(limit: 1) { id } }')}`, from('203.0.113.1'));
     expectGraphQLLimited(viaGet);
+  });
+
+  test('a refusal carries the CORS headers of its facade, so browser scripts can read it; preflights still pass', async () => {
+    await spendTo('203.0.113.10', 0);
+    const origin = { 'x-forwarded-for': '203.0.113.10', origin: 'https://app.example' };
+    const rest = await s.api('GET', '/songs/1', { headers: origin });
+    expectRestLimited(rest);
+    expect(rest.headers.get('access-control-allow-methods')).toBe('GET, POST, PUT, DELETE, OPTIONS');
+    expect(rest.headers.get('access-control-allow-origin')).toBe('*');
+    expect(rest.headers.get('access-control-expose-headers')).toMatch(/Retry-After.*RateLimit-Remaining/);
+    const gql = await s.raw('POST', '/graphql', { headers: origin, body: { query: '{ songs(limit: 1) { id } }' } });
+    expectGraphQLLimited(gql);
+    expect(gql.headers.get('access-control-allow-origin')).toBe('*');
+    expect(gql.headers.get('access-control-expose-headers')).toMatch(/Retry-After.*RateLimit-Remaining/);
+    for (const p of ['/api/v1/songs', '/graphql']) {
+      const preflight = await s.raw('OPTIONS', p, { headers: { ...origin, 'access-control-request-method': 'POST' } });
+      expect([p, preflight.status]).toEqual([p, 204]);
+    }
   });
 
   test('/healthz, /readyz and /metrics are never limited', async () => {

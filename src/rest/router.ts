@@ -1,5 +1,5 @@
 import cors from 'cors';
-import express, { type NextFunction, type Request, type Response } from 'express';
+import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import type { GraphQLField, GraphQLSchema } from 'graphql';
 import type { Logger } from 'pino';
 import { rulesByField } from '../domain/validation';
@@ -70,6 +70,26 @@ function wantsCsvLeniently(req: Request): boolean {
   }
 }
 
+/**
+ * The CORS headers every /api/v1 answer carries, errors included (docs/API.md: Headers and CORS);
+ * preflights are answered here. Also used for answers given before this router runs (a client
+ * over its rate limit).
+ */
+export function restCors(corsOrigins: string[] | '*'): RequestHandler {
+  const headers = cors({
+    origin: corsOrigins,
+    methods: ALLOWED_METHODS,
+    allowedHeaders: ['Authorization', 'Content-Type', 'X-Request-Id'],
+    exposedHeaders: ['Location', 'X-Total-Count', 'Retry-After', 'WWW-Authenticate', 'X-Request-Id', ...RATE_LIMIT_HEADERS],
+    optionsSuccessStatus: 204,
+    maxAge: 600,
+  });
+  return (req, res, next) => {
+    res.set('Access-Control-Allow-Methods', ALLOWED_METHODS);
+    headers(req, res, next);
+  };
+}
+
 type SofaHandler = (request: unknown, context: SofaServerContext) => Promise<globalThis.Response>;
 
 /**
@@ -100,20 +120,7 @@ export function createRestRouter(
   const sofa = createSofaRouter(schema, log);
   const router = express.Router();
 
-  router.use((_req, res, next) => {
-    res.set('Access-Control-Allow-Methods', ALLOWED_METHODS);
-    next();
-  });
-  router.use(
-    cors({
-      origin: corsOrigins,
-      methods: ALLOWED_METHODS,
-      allowedHeaders: ['Authorization', 'Content-Type', 'X-Request-Id'],
-      exposedHeaders: ['Location', 'X-Total-Count', 'Retry-After', 'WWW-Authenticate', 'X-Request-Id', ...RATE_LIMIT_HEADERS],
-      optionsSuccessStatus: 204,
-      maxAge: 600,
-    }),
-  );
+  router.use(restCors(corsOrigins));
   router.use(rejectUndecodablePaths(sendError));
   // Any content type is read as JSON: `curl -d '{...}'` sends form encoding by default, and a
   // body that is not JSON is answered as malformed either way.
