@@ -3,7 +3,10 @@ import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { ConfigError, loadConfig } from '../src/config';
 import { analyticsFieldsIn } from '../src/graphql/rate-limit';
 import { buildSchema } from '../src/graphql/schema';
-import { addressKey, flexibleCounter, Turns } from '../src/http/rate-limit';
+import type { AddressInfo } from 'node:net';
+import express, { type Response } from 'express';
+import { TokenService } from '../src/auth/tokens';
+import { addressKey, flexibleCounter, RequestRateLimiter, Turns } from '../src/http/rate-limit';
 
 const BASE = { JWT_SECRET: 'test-secret-that-is-at-least-32-characters-long' };
 
@@ -122,6 +125,45 @@ describe('Turns: one heavy request per client at a time', () => {
     expect(order).toEqual(['queued before', 'turn']);
     end();
   });
+});
+
+describe('RequestRateLimiter.chargeHeavy: turns end with the answer', () => {
+  test('a request whose connection is lost while it waits gives up its turn', async () => {
+    // Over real HTTP, on an app of its own: the server side of the waiting request's connection is
+    // destroyed (as a proxy's reset or a shutdown does) before its turn comes.
+    const policy = { points: 100, windowSeconds: 60, analyticsWeight: 5, csvWeight: 5 };
+    const limiter = RequestRateLimiter.inMemory(policy, new TokenService('t'.repeat(32), '1h'));
+    const app = express();
+    let waiting: Response | undefined;
+    app.use(limiter.middleware((_req, res) => void res.status(429).end()));
+    app.get('/heavy/:n', async (req, res) => {
+      if (req.params.n === '2') waiting = res;
+      if (!(await limiter.chargeHeavy(res, policy.analyticsWeight))) return;
+      if (req.params.n === '1') {
+        while (!waiting) await new Promise((r) => setTimeout(r, 5));
+        waiting.socket?.destroy();
+      }
+      res.send(`done ${req.params.n}`);
+    });
+    const server = app.listen(0, '127.0.0.1');
+    await new Promise((r) => server.once('listening', r));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const [first, second] = await Promise.all([
+        fetch(`${base}/heavy/1`).then((r) => r.text()),
+        fetch(`${base}/heavy/2`).then(
+          (r) => r.text(),
+          () => 'lost',
+        ),
+      ]);
+      expect([first, second]).toEqual(['done 1', 'lost']);
+      // The same client's next heavy request runs (it would wait forever behind the lost one).
+      expect(await (await fetch(`${base}/heavy/3`)).text()).toBe('done 3');
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+  }, 10_000);
 });
 
 describe('analyticsFieldsIn: what a GraphQL operation is charged for', () => {

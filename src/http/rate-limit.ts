@@ -127,7 +127,7 @@ export class Turns {
     };
   }
 
-  /** Clients with a heavy request in flight or waiting (for tests and metrics). */
+  /** Clients with a heavy request in flight or waiting (for tests). */
   get size(): number {
     return this.tails.size;
   }
@@ -145,7 +145,7 @@ const CLIENT_KEY = Symbol('rateLimitClient');
  * is known, so a refused request never reaches the work it would have cost.
  */
 export class RequestRateLimiter {
-  readonly turns = new Turns();
+  private readonly turns = new Turns();
 
   constructor(
     private readonly counter: PointCounter,
@@ -193,18 +193,25 @@ export class RequestRateLimiter {
 
   /**
    * Charge the rest of a heavy request's weight to the client the middleware charged, then wait
-   * for the client's turn (see Turns), which ends with the answer; throws RATE_LIMITED when the
-   * charge spends the budget.
+   * for the client's turn (see Turns), which ends with the answer. Throws RATE_LIMITED when the
+   * charge spends the budget; false when the client went away while it waited (nothing to do).
    */
-  async chargeHeavy(res: Response, weight: number): Promise<void> {
+  async chargeHeavy(res: Response, weight: number): Promise<boolean> {
     const key = (res.locals as Record<symbol, string | undefined>)[CLIENT_KEY];
-    if (key === undefined) return;
+    if (key === undefined) return true;
     const budget = await this.charge(key, weight - BASE_POINTS);
     res.set(budgetHeaders(budget));
     if (!budget.allowed) throw rateLimited(budget);
     const end = await this.turn(key);
+    // A connection lost while waiting has closed already: waiting for its 'close' would keep the
+    // client's turn forever.
+    if (res.closed) {
+      end();
+      return false;
+    }
     // 'close' follows the answer, or a connection lost before it.
     res.once('close', end);
+    return true;
   }
 
   /** Wait for the client's turn to run a heavy request; call the result when it is answered. */

@@ -151,7 +151,8 @@ export function createRestRouter(
         // JSON and refused below.
         if (rateLimiter && analytics) {
           const policy = rateLimiter.policy;
-          await rateLimiter.chargeHeavy(res, route.csv !== undefined && wantsCsvLeniently(req) ? policy.csvWeight : policy.analyticsWeight);
+          const weight = route.csv !== undefined && wantsCsvLeniently(req) ? policy.csvWeight : policy.analyticsWeight;
+          if (!(await rateLimiter.chargeHeavy(res, weight))) return;
         }
         const graphqlContext = createContext(services, {
           authorization: req.headers.authorization,
