@@ -92,6 +92,7 @@ export const NOT_ON_NEO4J: Record<string, string> = {
   'test/readme.tour.test.ts': "the README's tour, which runs the quick start on the embedded SQLite store",
   'test/seed.test.ts': 'the demo calendar of `npm run seed`, checked on the SQLite file it writes',
   'test/start.e2e.test.ts': 'the documented start command under a supervisor (signals), on the quick start\'s SQLite store',
+  'test/rate-limit.e2e.test.ts': 'request rate limits, which count requests in front of the store, whichever it is',
 };
 export const NEO4J_IMAGE = 'neo4j:5';
 
