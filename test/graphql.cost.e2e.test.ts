@@ -1,9 +1,9 @@
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { parse, validate } from 'graphql';
 import { buildSchema } from '../src/graphql/schema';
 import { startTestServer, tempDbPath, type Reply, type TestServer } from './helpers/server';
+import { seedTestStore } from './helpers/test-store';
 
 /**
  * The GraphQL cost limit over real HTTP, on the demo data (docs/API.md, GraphQL: Limits): list
@@ -21,11 +21,7 @@ let dbPath: string;
 
 beforeAll(async () => {
   dbPath = tempDbPath();
-  execFileSync(path.join(ROOT, 'node_modules', '.bin', 'tsx'), ['src/cli/seed.ts'], {
-    cwd: ROOT,
-    env: { ...process.env, SQLITE_PATH: dbPath, STORE: 'sqlite', LOG_LEVEL: 'silent' },
-    stdio: 'pipe',
-  });
+  await seedTestStore(dbPath);
   s = await startTestServer({ SQLITE_PATH: dbPath });
 }, 120_000);
 afterAll(() => s.close());

@@ -5,21 +5,24 @@ import { main } from '../src/cli/import';
 import { MalformedFileError } from '../src/import/csv';
 import { importFile, type ImportOptions } from '../src/import/run';
 import { checkArtistSeparators, splitArtists } from '../src/import/songs';
-import { SqliteStore } from '../src/store/sqlite/store';
 import type { Store } from '../src/store/types';
 import { runScript } from './helpers/process';
-import { startTestServer, tempDbPath } from './helpers/server';
+import { startTestServer } from './helpers/server';
+import { openTestStore, type OpenedStore } from './helpers/test-store';
 
-/** `npm run import` on real SQLite files: what is created, skipped and rejected, and when nothing is written. */
+/**
+ * `npm run import` on a real store (a SQLite file, or with TEST_STORE=neo4j the real Neo4j): what
+ * is created, skipped and rejected, and when nothing is written.
+ */
 
-let store: SqliteStore;
+let opened: OpenedStore;
+let store: Store;
 let dir: string;
-beforeEach(() => {
-  const file = tempDbPath();
-  dir = path.dirname(file);
-  store = new SqliteStore(file);
+beforeEach(async () => {
+  opened = await openTestStore();
+  ({ store, dir } = opened);
 });
-afterEach(() => store.close());
+afterEach(() => opened.close());
 
 function csv(name: string, text: string): string {
   const file = path.join(dir, name);
@@ -296,7 +299,7 @@ describe('the CLI', () => {
     const out: string[] = [];
     const log = jest.spyOn(console, 'log').mockImplementation((line: string) => void out.push(line));
     try {
-      expect(await main([file], { SQLITE_PATH: store['db'].name })).toBe(1);
+      expect(await main([file], opened.env)).toBe(1);
       expect(out).toEqual([
         `${file}: 2 rows`,
         'created 0 songs',
@@ -327,7 +330,7 @@ describe('the CLI', () => {
   it('--dry-run lists the rows it would create, skip and reject, writes nothing and exits 0', async () => {
     await store.createSong({ name: 'Old', artists: [], ccliNumber: '77' });
     const file = csv('cli-dry.csv', 'Title,Artists,CCLI #\nNew Song,Shane & Shane,123\nOld (again),,77\n,Nobody,\n');
-    const { code, out } = await cli(['--dry-run', file], { SQLITE_PATH: store['db'].name });
+    const { code, out } = await cli(['--dry-run', file], opened.env);
     expect(code).toBe(0);
     expect(out).toEqual([
       `${file}: 3 rows`,
@@ -361,10 +364,10 @@ describe('the CLI', () => {
 
   it('--artist-separators chooses the separators; letters, digits and spaces are refused', async () => {
     const file = csv('cli-sep.csv', 'Title,Artists\nDuet,"Getty, Keith / Townend, Stuart"\n');
-    const { code } = await cli(['--artist-separators', '/', file], { SQLITE_PATH: store['db'].name });
+    const { code } = await cli(['--artist-separators', '/', file], opened.env);
     expect(code).toBe(0);
     expect((await store.listSongs({}, {})).items).toMatchObject([{ name: 'Duet', artists: ['Getty, Keith', 'Townend, Stuart'] }]);
-    const bad = await cli(['--artist-separators', 'and', file], { SQLITE_PATH: store['db'].name });
+    const bad = await cli(['--artist-separators', 'and', file], opened.env);
     expect(bad.code).toBe(1);
     expect(bad.err[0]).toBe("import: --artist-separators: 'a' cannot separate names: give punctuation such as ;|,");
   });
@@ -373,7 +376,7 @@ describe('the CLI', () => {
     const server = await startTestServer();
     try {
       const file = csv('live.csv', 'Title,Artists\nLive One,X; Y\nLive Two,Z\n');
-      const { code, stdout, stderr } = await runScript('src/cli/import.ts', [file], { SQLITE_PATH: server.dbPath });
+      const { code, stdout, stderr } = await runScript('src/cli/import.ts', [file], server.storeEnv);
       expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
       expect(stdout).toContain('created 2 songs');
       const res = await server.api('GET', '/songs/byArtist/y');

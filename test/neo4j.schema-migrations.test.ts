@@ -314,9 +314,14 @@ CREATE (a:Song {id: 1, name: 'A', artists: []}), (b:Song {id: 2, name: 'B', arti
     const writer = await session.beginTransaction();
     await writer.run('MATCH (v:Service {id: 1}) SET v._lock = true REMOVE v._lock');
     let finished = false;
-    const migrating = migrateNeo4j(driver, database).then((r) => ((finished = true), r));
-    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    // A short lease, so that it is renewed (every 500 ms) while the migration waits.
+    const migrating = migrateNeo4j(driver, database, { leaseMs: 1_500 }).then((r) => ((finished = true), r));
+    const until = async () => (await q('MATCH (l:MigrationLock) RETURN l.until AS until')).records[0]?.get('until');
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const first = await until();
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
     expect(finished).toBe(false);
+    expect(neo4j.integer.toNumber(await until())).toBeGreaterThan(neo4j.integer.toNumber(first));
     // The writer goes on (no deadlock with the migration) and moves B last; what it commits is
     // migrated with the rest.
     await writer.run('MATCH (:Song {id: 2})-[r:PERFORMED_IN]->(:Service {id: 1}) SET r.position = 9');

@@ -163,7 +163,7 @@ describe('weights', () => {
     r = await s.api('GET', '/reports/songUsage', { ...from(b), headers: { ...from(b).headers, accept: 'text/csv' } });
     expect([r.status, remaining(r)]).toEqual([200, POINTS - CSV]);
     // Every other report route, each from an address of its own.
-    const others = ['/songs/1/usage', '/songs/1/sungWith', '/songs/notSungSince/2024-06-01', '/reports/newSongs', '/reports/artists'];
+    const others = ['/songs/1/usage', '/songs/1/sungWith', '/songs/notSungSince/2024-06-01', '/reports/newSongs', '/reports/artists', '/reports/sungOften'];
     for (const [i, p] of others.entries()) {
       r = await s.api('GET', p, from(`198.51.100.${30 + i}`));
       expect([p, r.status, remaining(r)]).toEqual([p, 200, POINTS - ANALYTICS]);
@@ -178,9 +178,11 @@ describe('weights', () => {
     expect([r.status, r.body.errors, remaining(r)]).toEqual([200, undefined, POINTS - 1 - 2 * ANALYTICS]);
     r = await gqlFrom(a, 'query Story { song(id: 1) { ...U } } fragment U on Song { usage { timesSung } }');
     expect([r.status, r.body.errors, remaining(r)]).toEqual([200, undefined, POINTS - 1 - 3 * ANALYTICS]);
+    r = await gqlFrom(a, '{ songsSungOften { services } }');
+    expect([r.status, r.body.errors, remaining(r)]).toEqual([200, undefined, POINTS - 1 - 4 * ANALYTICS]);
     // A document refused before it runs (here: not valid) costs its one point only.
     r = await gqlFrom(a, '{ newSongs { nope } }');
-    expect([r.status, remaining(r)]).toEqual([400, POINTS - 2 - 3 * ANALYTICS]);
+    expect([r.status, remaining(r)]).toEqual([400, POINTS - 2 - 4 * ANALYTICS]);
   });
 
   test('a heavy request the budget cannot pay is refused before it runs, on both facades; its points count', async () => {

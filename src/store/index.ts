@@ -39,9 +39,13 @@ function createPrivateFileUnlessThere(file: string): void {
 const waitMs = (opts: StoreOptions) =>
   opts.migrationWaitSeconds === undefined ? undefined : opts.migrationWaitSeconds * 1000;
 
-/** Without a logger the startup wait still says what it is doing, on stderr. */
+/**
+ * Without a logger (the CLIs) the startup wait still says what it is doing, on stderr; the "ready"
+ * line is left out, so a CLI that succeeds writes to stderr only what it has to say itself, on
+ * Neo4j as on SQLite.
+ */
 const consoleLogger: StoreLogger = {
-  info: (msg) => console.error(msg),
+  info: () => undefined,
   warn: (msg) => console.error(msg),
 };
 
