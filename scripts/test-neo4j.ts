@@ -34,6 +34,7 @@ export const NEO4J_SUITES = [
   'test/neo4j.schema-migrations.test.ts',
   'test/migrate.test.ts',
   'test/neo4j.statement-coverage.test.ts',
+  'test/replicas.e2e.test.ts',
 ];
 
 /**
@@ -93,6 +94,11 @@ export const NOT_ON_NEO4J: Record<string, string> = {
   'test/seed.test.ts': 'the demo calendar of `npm run seed`, checked on the SQLite file it writes',
   'test/start.e2e.test.ts': 'the documented start command under a supervisor (signals), on the quick start\'s SQLite store',
   'test/rate-limit.e2e.test.ts': 'request rate limits, which count requests in front of the store, whichever it is',
+  'test/limits.redis.e2e.test.ts':
+    'limits shared through Redis, in front of the store, whichever it is (on Neo4j, with real replicas: test/replicas.e2e.test.ts)',
+  'test/sqlite.open-race.test.ts':
+    'processes opening one SQLite file at once (on Neo4j: test/neo4j.schema-migrations.test.ts and test/replicas.e2e.test.ts)',
+  'test/neo4j.cluster.test.ts': 'answers only a cluster gives (NotALeader), on the simulated driver; a real server: test/replicas.e2e.test.ts',
 };
 export const NEO4J_IMAGE = 'neo4j:5';
 
