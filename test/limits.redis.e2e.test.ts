@@ -129,6 +129,14 @@ describeWithRedis('login limits shared through Redis by two instances', () => {
     expect((await login(a, 'right-password-1', user2)).status).toBe(429);
   }, 60_000);
 
+  it('closing an instance is no outage: it logs nothing about Redis', async () => {
+    const before = logB.lines.length;
+    await b.close();
+    // The client reports its closed connection a moment later.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(logB.lines.slice(before).filter((l) => String(l.event).startsWith('limits_'))).toEqual([]);
+  });
+
   it('Redis hanging (SIGSTOP): a login waits at most a moment, then counts in memory, and it is logged', async () => {
     const before = logA.events('limits_in_memory').length;
     process.kill(redis.pid, 'SIGSTOP');

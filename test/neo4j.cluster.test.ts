@@ -79,6 +79,7 @@ test('a NotALeader met by a request answers 503 UNAVAILABLE with Retry-After on 
       headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
       body: JSON.stringify({ query: '{ me { id } }' }),
     });
+    expect(gql.status).toBe(200);
     expect((await gql.json()).errors[0].extensions).toEqual({ code: 'UNAVAILABLE', retryAfter: 5 });
   } finally {
     await server.close();

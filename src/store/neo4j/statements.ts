@@ -54,7 +54,8 @@
  * delete cannot slip between a link's existence check and its write. The exceptions lock late: a
  * link made between a song delete's first read and its song lock; songs of a snapshot import
  * linked to its services without being in it; a catalogue import, which locks each new service's
- * songs in turn. Neo4j detects the deadlock this can cause and executeWrite retries the
+ * songs in turn. The data migrations (./migrations.ts: link copies, setlist renumbering) lock
+ * each service, ascending, before touching its links, like the setlist writers they run beside. Neo4j detects the deadlock this can cause and executeWrite retries the
  * transaction (src/store/neo4j/store.ts), within the driver's retry time.
  *
  * What the refresh costs a write: each refreshed song's links are read with their setlists (a
