@@ -67,10 +67,11 @@ export function createLimiterStore(redisUrl: string | undefined, log: LimiterLog
     retryStrategy: (times) => Math.min(times * 200, 2_000),
   });
 
-  // 'shared' while Redis answers; 'memory' once it failed us, until it is ready again.
-  let state: 'starting' | 'shared' | 'memory' = 'starting';
+  // 'shared' while Redis answers; 'memory' once it failed us, until it is ready again; 'closed'
+  // once this process let go of it (its own disconnect is no outage and is not logged as one).
+  let state: 'starting' | 'shared' | 'memory' | 'closed' = 'starting';
   const toMemory = (reason: string) => {
-    if (state === 'memory') return;
+    if (state === 'memory' || state === 'closed') return;
     state = 'memory';
     log.warn(
       { event: 'limits_in_memory', redis: where, reason },
@@ -78,6 +79,7 @@ export function createLimiterStore(redisUrl: string | undefined, log: LimiterLog
     );
   };
   redis.on('ready', () => {
+    if (state === 'closed') return;
     const was = state;
     state = 'shared';
     log.info(
@@ -125,6 +127,7 @@ export function createLimiterStore(redisUrl: string | undefined, log: LimiterLog
         insuranceLimiter: new Insurance({ ...spec, keyPrefix: `${KEY_NAMESPACE}:${spec.keyPrefix}` }),
       }),
     close: async () => {
+      state = 'closed';
       redis.disconnect();
     },
   };
