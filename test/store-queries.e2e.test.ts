@@ -4,7 +4,7 @@
  * sort, serviceTypes, paged relation fields, and cursor connections (also driven by Apollo
  * Client's relayStylePagination, the way a front end pages).
  */
-import { ApolloClient, gql, HttpLink, InMemoryCache } from '@apollo/client/core';
+import { ApolloClient, gql, HttpLink, InMemoryCache, type ApolloQueryResult } from '@apollo/client/core';
 import { relayStylePagination } from '@apollo/client/utilities';
 import { startTestServer, type TestServer } from './helpers/server';
 
@@ -186,7 +186,11 @@ describe('GraphQL list arguments', () => {
       }
     `;
     const watch = client.watchQuery({ query: QUERY });
-    let result = await watch.result();
+    // The first settled result, from a subscription that stays open (as a UI's would) so that
+    // fetchMore merges into the watched query; ObservableQuery.result() is deprecated.
+    let result = await new Promise<ApolloQueryResult<any>>((resolve, reject) => {
+      watch.subscribe({ next: (r) => !r.loading && resolve(r), error: reject });
+    });
     while (result.data.servicesConnection.pageInfo.hasNextPage) {
       await watch.fetchMore({ variables: { after: result.data.servicesConnection.pageInfo.endCursor } });
       result = watch.getCurrentResult();
