@@ -219,7 +219,7 @@ describe('Neo4j maintained song usage', () => {
         await copy.importSnapshot(snapshot);
         await expectUsageExact(copy, `imported after ${JSON.stringify(ops)}`);
       }),
-      // Fewer runs than a simulation could afford: every check is a few dozen server queries.
+      // 25 runs: each write of a run is checked with a few dozen server queries.
       { numRuns: 25, seed: 20261122 },
     );
   }, 300_000);
