@@ -34,6 +34,12 @@ export const NEO4J_SUITES = [
   'test/neo4j.schema-migrations.test.ts',
   'test/migrate.test.ts',
   'test/neo4j.statement-coverage.test.ts',
+  'test/neo4j.plans.test.ts',
+  'test/neo4j.tck.test.ts',
+  'test/neo4j.write-checks.test.ts',
+  'test/neo4j.usage.test.ts',
+  'test/setlist.property.test.ts',
+  'test/neo4j.cluster.test.ts',
   'test/replicas.e2e.test.ts',
 ];
 
@@ -88,7 +94,6 @@ export const NOT_ON_NEO4J: Record<string, string> = {
   'test/batching.test.ts': "counts the resolvers' calls into the store (DataLoader batching, above the store)",
   'test/browser.explorers.test.ts': 'GraphiQL and Swagger UI in Chromium: pages that do not depend on the store',
   'test/browser.insights.test.ts': 'the Insights page in Chromium: a client of the analytics API the suites above cover',
-  'test/setlist.property.test.ts': 'still on the simulated driver (test/helpers/neo4j-sim.ts)',
   'test/browser.insights-export.test.ts': "the Insights page's CSV link in Chromium: the CSV itself is test/reports.csv.test.ts, run above",
   'test/readme.tour.test.ts': "the README's tour, which runs the quick start on the embedded SQLite store",
   'test/seed.test.ts': 'the demo calendar of `npm run seed`, checked on the SQLite file it writes',
@@ -98,7 +103,6 @@ export const NOT_ON_NEO4J: Record<string, string> = {
     'limits shared through Redis, in front of the store, whichever it is (on Neo4j, with real replicas: test/replicas.e2e.test.ts)',
   'test/sqlite.open-race.test.ts':
     'processes opening one SQLite file at once (on Neo4j: test/neo4j.schema-migrations.test.ts and test/replicas.e2e.test.ts)',
-  'test/neo4j.cluster.test.ts': 'answers only a cluster gives (NotALeader), on the simulated driver; a real server: test/replicas.e2e.test.ts',
 };
 export const NEO4J_IMAGE = 'neo4j:5';
 

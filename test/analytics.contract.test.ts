@@ -4,9 +4,8 @@
  * empty services) must give exactly the reference's answers; then random small histories
  * (fast-check) with ties, 23:30 services in America/New_York and empty windows, on SQLite.
  *
- * The Neo4j adapter runs over test/helpers/neo4j-sim.ts, which re-implements each Cypher
- * statement in TypeScript: that checks the adapter's TypeScript (parameters, conversions, row
- * shaping), NOT the Cypher, which only `npm run lint:cypher` and a real Neo4j check.
+ * The Neo4j store runs it on a real Neo4j when NEO4J_URI is set (`npm run test:neo4j` starts one);
+ * without it that half skips, saying why.
  */
 import fc from 'fast-check';
 import { DateTime } from 'luxon';
@@ -25,7 +24,6 @@ import { SqliteStore } from '../src/store/sqlite/store';
 import type { Store } from '../src/store/types';
 import { generateHistory } from './helpers/analytics-history';
 import { Reference } from './helpers/analytics-reference';
-import { simulatedDriver } from './helpers/neo4j-sim';
 
 const ZONE = 'America/New_York';
 const local = (iso: string) => DateTime.fromISO(iso, { zone: ZONE }).toMillis();
@@ -33,7 +31,7 @@ const local = (iso: string) => DateTime.fromISO(iso, { zone: ZONE }).toMillis();
 export interface AnalyticsHarness {
   name: string;
   fresh(): Promise<Store>;
-  /** The generated history: three years by default; the simulation answers slowly, so less. */
+  /** The generated history: three years by default; a smaller one for a slower store. */
   history?: { songs: number; start: string; weeks: number; unsung: number };
 }
 
@@ -351,6 +349,13 @@ if (neo4jUri) {
       }
     }, 60_000);
   });
+} else {
+  const skipped =
+    'Neo4j analytics contract SKIPPED: NEO4J_URI is not set (npm run test:neo4j starts one: in Docker, or with the local launcher)';
+  console.warn(skipped);
+  describe.skip(skipped, () => {
+    it('runs the same analytics contract against Neo4j', () => undefined);
+  });
 }
 
 /** A driver whose sessions note the text of every statement run, then run it on `driver`. */
@@ -377,22 +382,6 @@ function recordingStatements(driver: Driver, ran: Set<string>): Driver {
     },
   });
 }
-
-const simulated: ReturnType<typeof simulatedDriver>[] = [];
-analyticsContract({
-  name: 'Neo4j adapter over simulated statements (no server: checks the TypeScript side, not the Cypher)',
-  fresh: async () => {
-    const driver = simulatedDriver();
-    simulated.push(driver);
-    return new Neo4jStore(driver);
-  },
-  history: { songs: 25, start: '2022-03-06', weeks: 30, unsung: 3 },
-});
-it('the simulated Neo4j run exercised every analytics statement', () => {
-  const run = new Set(simulated.flatMap((d) => [...d.statementsRun]));
-  expect(run.size).toBeGreaterThan(0);
-  expect(Object.keys(ANALYTICS_CYPHER).filter((n) => !run.has(n as never))).toEqual([]);
-});
 
 describe('analytics on random small histories (fast-check, SQLite vs the reference)', () => {
   // A few days around a week boundary, with 23:30 local services (next day in UTC) and clashes.

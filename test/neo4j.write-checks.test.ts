@@ -3,13 +3,16 @@
  * differs. A real server's locks make these cases rare (a concurrent delete between the check and
  * the write), so they are forced here: a driver wrapper deletes the song inside the transaction
  * right before the statement that writes the link, and the store must answer the right outcome
- * with nothing of its own writes left behind. The answers come from test/helpers/neo4j-sim.ts,
- * which implements the adapter's side only; this tests the adapter's checks, not the Cypher.
+ * with nothing of its own writes left behind. It runs on a real Neo4j (NEO4J_URI; `npm run
+ * test:neo4j` starts one), so the statements' answers and the rollback are the server's; without
+ * a server it skips, saying why. It empties the database it points at.
  */
 import neo4j, { type Driver } from 'neo4j-driver';
 import { CYPHER } from '../src/store/neo4j/statements';
 import { Neo4jStore } from '../src/store/neo4j/store';
-import { simulatedDriver } from './helpers/neo4j-sim';
+import { createNeo4jDriver } from '../src/store/neo4j/driver';
+import { migrateNeo4j } from '../src/store/neo4j/migrations';
+import { neo4jTarget, wipeNeo4j } from './helpers/neo4j';
 
 type Tx = { run(q: string, p?: Record<string, unknown>): Promise<unknown> };
 
@@ -17,8 +20,8 @@ type Tx = { run(q: string, p?: Record<string, unknown>): Promise<unknown> };
 function interfering(inner: Driver, statement: string, sneak: (tx: Tx) => Promise<unknown>): Driver {
   return {
     session: (config: unknown) => {
-      const session = (inner.session as unknown as (c: unknown) => Record<string, (...a: unknown[]) => unknown>)(config);
-      const wrap = (execute: (...a: unknown[]) => unknown) => (work: (tx: Tx) => Promise<unknown>) =>
+      const session = inner.session(config as never);
+      const wrap = (execute: (...a: unknown[]) => unknown) => (work: (tx: Tx) => Promise<unknown>, txConfig?: unknown) =>
         execute((tx: Tx) =>
           work({
             run: async (q, p) => {
@@ -26,27 +29,53 @@ function interfering(inner: Driver, statement: string, sneak: (tx: Tx) => Promis
               return tx.run(q, p);
             },
           }),
+          txConfig,
         );
-      return { ...session, executeRead: wrap(session.executeRead), executeWrite: wrap(session.executeWrite) };
+      // A real session is a class instance: its methods need it as `this`.
+      return {
+        executeRead: wrap(session.executeRead.bind(session) as never),
+        executeWrite: wrap(session.executeWrite.bind(session) as never),
+        close: () => session.close(),
+      };
     },
     close: () => inner.close(),
   } as unknown as Driver;
 }
 
+const target = neo4jTarget();
+const SKIPPED = 'Neo4j write-check suite SKIPPED: NEO4J_URI is not set (npm run test:neo4j starts one)';
+let real: Driver;
+const options = () => ({ database: target!.database });
+
+/** Songs a, b, c, d (ids 1-4) and service 1 with setlist [a, b, c], on an emptied database. */
 async function seeded() {
-  const sim = simulatedDriver();
-  const plain = new Neo4jStore(sim);
+  await wipeNeo4j(real, target!.database);
+  const plain = new Neo4jStore(real, options());
   for (const name of ['a', 'b', 'c', 'd']) await plain.createSong({ name, artists: [] });
   await plain.createService({ date: 0, serviceType: 'WED' });
   await plain.replaceSetlist(1, [1, 2, 3]);
-  return { sim, plain };
+  return { plain };
+}
+
+const maybe = target ? test : test.skip;
+if (target) {
+  beforeAll(async () => {
+    real = createNeo4jDriver(target);
+    await migrateNeo4j(real, target.database);
+  }, 120_000);
+  afterAll(async () => {
+    await wipeNeo4j(real, target.database);
+    await real.close();
+  });
+} else {
+  console.warn(SKIPPED);
 }
 
 const order = async (store: Neo4jStore) => (await store.setlistsForServices([1]))[0].items.map((s) => s.name);
 
-test("linkSong answers 'no-song' and rolls back its moves when the link statement writes nothing", async () => {
-  const { sim, plain } = await seeded();
-  const store = new Neo4jStore(interfering(sim, CYPHER.createLinks, (tx) => tx.run(CYPHER.deleteSong, { id: neo4j.int(4) })));
+maybe("linkSong answers 'no-song' and rolls back its moves when the link statement writes nothing", async () => {
+  const { plain } = await seeded();
+  const store = new Neo4jStore(interfering(real, CYPHER.createLinks, (tx) => tx.run(CYPHER.deleteSong, { id: neo4j.int(4) })), options());
   expect(await store.linkSong(1, 4, 1)).toBe('no-song');
   // The moves of a, b, c written before the failed link are gone, and so is the sneaked delete.
   const snapshot = await plain.exportSnapshot();
@@ -59,19 +88,21 @@ test("linkSong answers 'no-song' and rolls back its moves when the link statemen
   expect((await plain.songsByIds([4]))[0]?.name).toBe('d');
 });
 
-test("unlinkSong answers 'not-linked' when its delete removes nothing", async () => {
-  const { sim, plain } = await seeded();
+maybe("unlinkSong answers 'not-linked' when its delete removes nothing", async () => {
+  const { plain } = await seeded();
   const store = new Neo4jStore(
-    interfering(sim, CYPHER.unlinkSong, (tx) => tx.run(CYPHER.unlinkSong, { serviceId: neo4j.int(1), songId: neo4j.int(2) })),
+    interfering(real, CYPHER.unlinkSong, (tx) => tx.run(CYPHER.unlinkSong, { serviceId: neo4j.int(1), songId: neo4j.int(2) })),
+    options(),
   );
   expect(await store.unlinkSong(1, 2)).toBe('not-linked');
   expect(await order(plain)).toEqual(['a', 'b', 'c']);
 });
 
-test('replaceSetlist fails and changes nothing when it removes other links than it read', async () => {
-  const { sim, plain } = await seeded();
+maybe('replaceSetlist fails and changes nothing when it removes other links than it read', async () => {
+  const { plain } = await seeded();
   const store = new Neo4jStore(
-    interfering(sim, CYPHER.clearSetlist, (tx) => tx.run(CYPHER.unlinkSong, { serviceId: neo4j.int(1), songId: neo4j.int(3) })),
+    interfering(real, CYPHER.clearSetlist, (tx) => tx.run(CYPHER.unlinkSong, { serviceId: neo4j.int(1), songId: neo4j.int(3) })),
+    options(),
   );
   await expect(store.replaceSetlist(1, [4])).rejects.toThrow(/clearSetlist wrote 2 where 3 were meant; rolled back/);
   expect(await order(plain)).toEqual(['a', 'b', 'c']);

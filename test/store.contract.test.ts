@@ -15,13 +15,12 @@ import neo4j, { type Driver } from 'neo4j-driver';
 import { artistKey } from '../src/domain/artists';
 import { createNeo4jDriver } from '../src/store/neo4j/driver';
 import { migrateNeo4j } from '../src/store/neo4j/migrations';
-import { CYPHER, MAINTENANCE_CYPHER } from '../src/store/neo4j/statements';
+import { MAINTENANCE_CYPHER } from '../src/store/neo4j/statements';
 import { Neo4jStore } from '../src/store/neo4j/store';
 import { CatalogueError } from '../src/store/catalogue';
 import { SnapshotError } from '../src/store/snapshot';
 import { SqliteStore } from '../src/store/sqlite/store';
 import type { ServiceRecord, Snapshot, SongRecord, Store } from '../src/store/types';
-import { resetSimulatedDriver, simulatedDriver } from './helpers/neo4j-sim';
 import { DAY, YEAR_1900, YEAR_2200, populateRichly } from './helpers/rich-data';
 import { queryContract } from './store.queries.contract';
 
@@ -33,8 +32,6 @@ interface Harness {
   /** After each test. */
   release(store: Store): Promise<void>;
   teardown(): Promise<void>;
-  /** Extra checks that only make sense after the whole suite ran on this harness. */
-  finally?: { name: string; check(): void };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -87,33 +84,6 @@ function neo4jHarness(uri: string): Harness {
     release: async () => undefined,
     teardown: async () => {
       await driver?.close();
-    },
-  };
-}
-
-/**
- * Neo4jStore over test/helpers/neo4j-sim.ts: every statement re-implemented in TypeScript. It runs
- * the adapter's own code under this contract without a server; the Cypher is NOT executed, so a
- * pass here says nothing about the Cypher's semantics or locking (test/neo4j.tck.test.ts pins its
- * text; the real-Neo4j harness executes it).
- */
-function simulatedNeo4jHarness(): Harness {
-  const driver = simulatedDriver();
-  return {
-    name: 'Neo4j adapter over simulated statements (no server: checks the TypeScript side, not the Cypher)',
-    setup: async () => undefined,
-    async fresh() {
-      resetSimulatedDriver(driver);
-      return new Neo4jStore(driver);
-    },
-    release: async () => undefined,
-    teardown: async () => undefined,
-    finally: {
-      name: 'exercised every statement of the adapter',
-      check() {
-        const unused = Object.keys(CYPHER).filter((n) => !driver.statementsRun.has(n as keyof typeof CYPHER));
-        expect(unused).toEqual([]);
-      },
     },
   };
 }
@@ -748,18 +718,12 @@ function storeContract(harness: () => Harness) {
         expect((await store.songsByArtistKey(artistKey('nobody'), {})).items).toEqual([]);
       });
     });
-
-    if (h.finally) {
-      const { name, check } = h.finally;
-      it(name, check);
-    }
   });
 }
 
 // ---------------------------------------------------------------------------------------------
 
 storeContract(sqliteHarness);
-storeContract(simulatedNeo4jHarness);
 
 const NEO4J_SKIPPED =
   'Neo4j store contract suite SKIPPED: NEO4J_URI is not set (npm run test:neo4j starts one: in Docker, or with the local launcher)';

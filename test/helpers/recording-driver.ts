@@ -1,7 +1,7 @@
 /**
  * A Driver wrapper that records every statement a store sends, as (text, parameters), and passes
- * it on to the driver it wraps. The tck-style suite (test/neo4j.tck.test.ts) uses it to pin the
- * exact Cypher and parameters of every store operation in reviewed snapshots.
+ * it on to the driver it wraps. The tck-style suite (test/neo4j.tck.test.ts) uses it on a real
+ * Neo4j to pin the exact Cypher and parameters of every store operation in reviewed snapshots.
  */
 import { isInt, type Driver } from 'neo4j-driver';
 import { CYPHER } from '../../src/store/neo4j/statements';
@@ -47,12 +47,12 @@ export function recordingDriver(inner: Driver): Driver & { take(): SentStatement
   };
   const driver = {
     session: (config: unknown) => {
-      const session = (inner.session as unknown as (c: unknown) => Record<string, unknown>)(config);
+      // A real driver's session is a class instance: its methods need it as `this`.
+      const session = inner.session(config as never);
       return {
-        ...session,
-        executeRead: wrap('READ', session.executeRead as never),
-        executeWrite: wrap('WRITE', session.executeWrite as never),
-        close: session.close,
+        executeRead: wrap('READ', session.executeRead.bind(session) as never),
+        executeWrite: wrap('WRITE', session.executeWrite.bind(session) as never),
+        close: () => session.close(),
       };
     },
     close: () => inner.close(),

@@ -16,7 +16,7 @@ import { LINK_ENDS, USAGE_TYPES, type ParamDecl } from './statements';
  * by times sung, last sung (either way) and first sung are written so that the planner can read
  * the range indexes song_usage_times, song_usage_last and song_usage_first in order and stop
  * after the page (one statement per order: an ORDER BY on a CASE of $sort cannot be
- * index-backed). Plans reasoned from Neo4j's documented index rules, not run: no server here.
+ * index-backed). The plans are pinned by EXPLAIN on a real server (test/neo4j.plans.test.ts).
  *
  * $from/$to are inclusive epoch-ms bounds (the widest integers when open); $serviceTypes is never
  * empty. Paged statements return the full count as `total` on every row.
@@ -115,14 +115,20 @@ const COMBINED = `${over('', ' + ')} AS times,
  * never-sung song has times 0 and no dates. Each part reads at most $offset + $limit songs in
  * order; `sung` picks the index (a song is sung iff usageTimes > 0 iff it has a last and a first
  * date: refreshSongUsage writes them from the same links). The tie-break by id needs a sort, of
- * only the songs that tie on the index key when the planner uses a partial sort. The count is
+ * only the songs that tie on the index key when the planner uses a partial sort; the never-sung
+ * songs are read in order off song_usage_times_id (see unsungOrder). The count is
  * two COUNT subqueries, each driven by the same index (the filters read the songs it finds).
  */
 const SUNG_FILTER = `($lastBefore IS NULL OR s.usageLast < $lastBefore)
     AND ($firstFrom IS NULL OR (s.usageFirst >= $firstFrom AND s.usageFirst <= $firstTo))`;
 /** Never-sung songs pass the rotation filter (no last date) and never the new-songs one (no first date). */
 const UNSUNG = '$includeUnsung AND $firstFrom IS NULL AND s.usageTimes = 0';
-/** `unsungOrder`: how never-sung songs are ordered among themselves (default by id). */
+/**
+ * `unsungOrder`: how never-sung songs are ordered among themselves (default by id). Written on
+ * song_usage_times_id's key (usageTimes, id), with `s.id IS NOT NULL` beside UNSUNG, so the
+ * planner reads that index in order and stops after the page; ordered by id alone, the planner
+ * sorts every never-sung song (a Top over the usageTimes = 0 seek).
+ */
 interface AllTypesOrderPlan {
   sung: string;
   order: string;
@@ -137,7 +143,12 @@ const ALL_TYPES_ORDERS = {
   /** song_usage_last from the earliest date (rotation: the first rows are the ones it keeps). */
   LEAST_RECENTLY_SUNG: { sung: 's.usageLast IS NOT NULL', order: 's.usageLast, s.id', unsungFirst: true },
   /** song_usage_first backwards from the latest date (new songs, newest first: ties by id descending too). */
-  FIRST_SUNG: { sung: 's.usageFirst IS NOT NULL', order: 's.usageFirst DESC, s.id DESC', unsungFirst: false, unsungOrder: 's.id DESC' },
+  FIRST_SUNG: {
+    sung: 's.usageFirst IS NOT NULL',
+    order: 's.usageFirst DESC, s.id DESC',
+    unsungFirst: false,
+    unsungOrder: 's.usageTimes DESC, s.id DESC',
+  },
 } as const satisfies Record<string, AllTypesOrderPlan>;
 export type AllTypesOrder = keyof typeof ALL_TYPES_ORDERS;
 
@@ -146,7 +157,7 @@ const RETURN_MAINTAINED = `RETURN total, s.id AS id, s.name AS name, s.artists A
   ${USAGE_TYPES.map(([, p]) => `s.${p}Times AS ${p}, s.${p}Last AS ${p}Last`).join(', ')}`;
 
 function songUsageAllTypes(sort: AllTypesOrder): string {
-  const { sung, order, unsungFirst, unsungOrder = 's.id' }: AllTypesOrderPlan = ALL_TYPES_ORDERS[sort];
+  const { sung, order, unsungFirst, unsungOrder = 's.usageTimes, s.id' }: AllTypesOrderPlan = ALL_TYPES_ORDERS[sort];
   const sungPart = `CALL () {
   MATCH (s:Song)
   WHERE ${sung}
@@ -158,7 +169,7 @@ function songUsageAllTypes(sort: AllTypesOrder): string {
 }`;
   const unsungPart = `CALL () {
   MATCH (s:Song)
-  WHERE ${UNSUNG}
+  WHERE ${UNSUNG} AND s.id IS NOT NULL
   WITH s
   ORDER BY ${unsungOrder}
   LIMIT $offset + $limit
