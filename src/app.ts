@@ -8,7 +8,7 @@ import type { Config } from './config';
 import { AppError, ERROR_STATUS } from './errors';
 import { graphqlBrowserRedirect, mountExplorers } from './explorers';
 import type { Services } from './graphql/context';
-import { buildSchema } from './graphql/schema';
+import { buildSchemas } from './graphql/schema';
 import { createGraphQLHandler } from './graphql/server';
 import { bodyParserError, jsonBody } from './http/body';
 import { clientError } from './http/errors';
@@ -48,8 +48,8 @@ export async function createApp(config: Config, rawStore: Store, log: Logger): P
     serviceTimeZone: config.serviceTimeZone,
     log,
   };
-  const schema = buildSchema();
-  const graphql = await createGraphQLHandler(schema, services, {
+  const schemas = buildSchemas();
+  const graphql = await createGraphQLHandler(schemas.guarded, services, {
     introspection: config.graphqlIntrospection,
     maxDepth: config.graphqlMaxDepth,
     maxCost: config.graphqlMaxCost,
@@ -81,7 +81,7 @@ export async function createApp(config: Config, rawStore: Store, log: Logger): P
 
   mountExplorers(app);
   app.use(insightsRouter(config.serviceTimeZone));
-  app.use(BASE_PATH, createRestRouter(schema, services, config.corsOrigins, config.maxResponseBytes));
+  app.use(BASE_PATH, createRestRouter(schemas.unguarded, services, config.corsOrigins, config.maxResponseBytes));
 
   if (!config.graphqlIntrospection) app.get('/graphql', graphqlBrowserRedirect);
   app.use(

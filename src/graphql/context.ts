@@ -1,7 +1,10 @@
+import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
 import type { LoginLimiter } from '../auth/login-limiter';
 import type { TokenService } from '../auth/tokens';
-import { bearerToken, Viewer } from '../auth/viewer';
+import { Credentials } from '../auth/credentials';
+import { Viewer } from '../auth/viewer';
+import type { RequestScope } from '../observability/request-scope';
 import type { Store } from '../store/types';
 import { createLoaders, type Loaders } from './loaders';
 
@@ -28,6 +31,9 @@ export interface GraphQLContext extends Services {
 }
 
 export interface RequestInfo {
+  /** The request's credential as the first middleware read it (src/observability), verified once. */
+  credentials?: Credentials;
+  /** Without `credentials`: the Authorization header (tests, the bench's peers). */
   authorization?: string | null;
   clientAddress: string;
 }
@@ -40,8 +46,27 @@ export function createContext(services: Services, req: RequestInfo): GraphQLCont
     get loaders() {
       return (loaders ??= createLoaders(services.store));
     },
-    viewer: new Viewer(bearerToken(req.authorization), services.tokens, services.store),
-    clientAddress: req.clientAddress,
+    viewer: new Viewer(req.credentials ?? new Credentials(req.authorization, services.tokens), services.store),
+    // Read when asked (login's rate limit), not for every request: see `requestInfo`.
+    get clientAddress() {
+      return req.clientAddress;
+    },
     totalCounts: new Map(),
+  };
+}
+
+/**
+ * What either facade reads of an Express request for its context: the credential the first
+ * middleware read (src/observability), so the token is verified once per request, and the client
+ * address, worked out only if a resolver asks (login's rate limit): `req.ip` walks the proxy chain.
+ */
+export function requestInfo(req: Request, res: Response): RequestInfo {
+  const scope = res.locals.scope as RequestScope | undefined;
+  return {
+    credentials: scope?.credentials,
+    authorization: req.headers.authorization,
+    get clientAddress() {
+      return req.ip ?? 'unknown';
+    },
   };
 }

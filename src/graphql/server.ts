@@ -11,7 +11,7 @@ import { costLimit } from './cost-limit';
 import { toAppError } from '../http/errors';
 import { documentStore } from './document-store';
 import { guardNesting, refuseSubscriptions, reportLimit } from './guards';
-import { createContext, type GraphQLContext, type Services } from './context';
+import { createContext, requestInfo, type GraphQLContext, type Services } from './context';
 import { responseLimit } from './response-limit';
 
 export interface GraphQLOptions {
@@ -104,8 +104,7 @@ export async function createGraphQLHandler(schema: GraphQLSchema, services: Serv
   });
   await server.start();
   const apollo = expressMiddleware(server, {
-    context: async ({ req }) =>
-      createContext(services, { authorization: req.headers.authorization, clientAddress: req.ip ?? 'unknown' }),
+    context: async ({ req, res }) => createContext(services, requestInfo(req, res)),
   });
   return { handler: guardNesting(apollo), stop: () => server.stop() };
 }

@@ -1,6 +1,7 @@
 import express, { type Router } from 'express';
 import type { ApolloServerPlugin } from '@apollo/server';
 import type { Logger } from 'pino';
+import { Credentials } from '../auth/credentials';
 import type { LoginEvents } from '../auth/login-limiter';
 import type { TokenService } from '../auth/tokens';
 import type { Store } from '../store/types';
@@ -24,10 +25,13 @@ export function createObservability(opts: { log: Logger; tokens: TokenService; m
   const metrics = new Metrics();
   // At a level that drops access lines (warn, error, silent) pino-http would still build a child
   // logger and serialise every request for nothing: it is left out.
-  const access = log.isLevelEnabled('info') ? accessLog(log, opts.tokens) : undefined;
+  const access = log.isLevelEnabled('info') ? accessLog(log) : undefined;
   const router = express.Router();
   router.use((req, res, next) => {
-    const scope: RequestScope = { id: requestIdOf(req.headers['x-request-id']) };
+    const scope: RequestScope = {
+      id: requestIdOf(req.headers['x-request-id']),
+      credentials: new Credentials(req.headers.authorization, opts.tokens),
+    };
     res.locals.scope = scope;
     res.setHeader('X-Request-Id', scope.id);
     const end = metrics.httpDuration.startTimer();

@@ -3,8 +3,6 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Request, RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { pinoHttp } from 'pino-http';
-import { bearerToken } from '../auth/viewer';
-import type { TokenService } from '../auth/tokens';
 import type { RequestScope } from './request-scope';
 
 /** A client's request id is kept only when it is short and plain: it goes into every log line. */
@@ -33,12 +31,7 @@ export function routeOf(req: Request): string {
  * One JSON line per answered request (pino-http). Only chosen fields are logged: no headers, no
  * query string (a GraphQL GET carries its query there) and no body, so no credential can leak.
  */
-export function accessLog(log: Logger, tokens: TokenService): RequestHandler {
-  /** The user a genuine, unexpired bearer token names; the request itself may still be refused. */
-  const userIdOf = (req: IncomingMessage): number | undefined => {
-    const bearer = bearerToken(req.headers.authorization);
-    return bearer ? tokens.verify(bearer)?.sub : undefined;
-  };
+export function accessLog(log: Logger): RequestHandler {
   const middleware = pinoHttp<IncomingMessage, ServerResponse>({
     logger: log,
     quietReqLogger: true,
@@ -55,10 +48,12 @@ export function accessLog(log: Logger, tokens: TokenService): RequestHandler {
       // Called at the start (nothing known yet) and again when the answer is finished.
       if (!res.writableFinished && !res.headersSent) return {};
       const props: Record<string, unknown> = { route: routeOf(req as Request) };
-      const userId = userIdOf(req);
+      const scope = (res as ServerResponse & { locals?: { scope?: RequestScope } }).locals?.scope;
+      // The user a genuine, unexpired bearer token names (the request itself may have been refused),
+      // from the verification the viewer already made, if it made one.
+      const userId = scope?.credentials.claims()?.sub;
       if (userId !== undefined) props.userId = userId;
-      const operation = (res as ServerResponse & { locals?: { scope?: RequestScope } }).locals?.scope?.operation;
-      if (operation) props.operation = operation;
+      if (scope?.operation) props.operation = scope.operation;
       return props;
     },
     customSuccessMessage: () => 'request completed',

@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import type { Credentials } from '../auth/credentials';
 
 /**
  * What the access log line of one request learns while the request runs: parts of the answer that
@@ -7,6 +8,8 @@ import { AsyncLocalStorage } from 'node:async_hooks';
  */
 export interface RequestScope {
   id: string;
+  /** The request's credential, verified at most once for all who ask (access log, viewer). */
+  credentials: Credentials;
   /** GraphQL operation name (or 'anonymous'), set by the Apollo plugin. */
   operation?: string;
 }

@@ -1,0 +1,72 @@
+import { TokenService } from '../src/auth/tokens';
+import { Viewer } from '../src/auth/viewer';
+import { startTestServer, type TestServer } from './helpers/server';
+
+/**
+ * What one request costs in the steps that are easy to pay twice: the bearer token is verified
+ * once however many layers ask who is calling (the access log, the viewer behind the access
+ * decision and the resolvers), and access is decided once, on either facade. Over real HTTP, with
+ * the access log on (it is what asks for the user id at the end of every request).
+ */
+
+let s: TestServer;
+let token: string;
+beforeAll(async () => {
+  s = await startTestServer({ LOG_LEVEL: 'info' }, { write: () => undefined });
+  token = await s.adminToken();
+});
+afterAll(() => s.close());
+afterEach(() => jest.restoreAllMocks());
+
+async function counting<T>(target: object, method: string, request: () => Promise<T>): Promise<{ reply: T; calls: number }> {
+  const spy = jest.spyOn(target as Record<string, () => unknown>, method);
+  const reply = await request();
+  const calls = spy.mock.calls.length;
+  spy.mockRestore();
+  return { reply, calls };
+}
+
+describe('the token is verified once per request', () => {
+  test.each([
+    ['REST, a route that needs a login', () => s.api('GET', '/users/me', { token })],
+    ['REST, a public route (only the access log asks)', () => s.api('GET', '/songs', { token })],
+    ['REST, a write (access, resolver and audit ask)', () => s.api('POST', '/songs', { token, body: { name: 'Once', artists: [] } })],
+    ['GraphQL, a field that needs a login', () => s.gql('{ me { id } }', {}, token)],
+    ['GraphQL, a write', () => s.gql('mutation { createService(date: 1, serviceType: WED) { id } }', {}, token)],
+  ])('%s', async (_name, request) => {
+    const { reply, calls } = await counting(TokenService.prototype, 'verify', request);
+    expect(reply.status).toBeLessThan(300);
+    expect(reply.body.errors).toBeUndefined();
+    expect(calls).toBe(1);
+  });
+
+  test('an invalid token too: refused once, and the refusal is the same', async () => {
+    const { reply, calls } = await counting(TokenService.prototype, 'verify', () => s.api('GET', '/users/me', { token: `${token}x` }));
+    expect(reply.status).toBe(401);
+    expect(reply.body.error.message).toBe('The token is invalid or expired; log in again');
+    expect(calls).toBe(1);
+  });
+});
+
+describe('access is decided once per request', () => {
+  // `users` needs an ADMIN and its resolver never asks who is calling: only the access decision does.
+  test('REST: the route decides, and nothing decides again when its operation runs', async () => {
+    const { reply, calls } = await counting(Viewer.prototype, 'user', () => s.api('GET', '/users', { token }));
+    expect(reply.status).toBe(200);
+    expect(calls).toBe(1);
+  });
+
+  test('GraphQL: graphql-shield decides', async () => {
+    const { reply, calls } = await counting(Viewer.prototype, 'user', () => s.gql('{ users { id } }', {}, token));
+    expect(reply.body).toEqual({ data: { users: expect.any(Array) } });
+    expect(calls).toBe(1);
+  });
+
+  test('REST still refuses what it must, before reading the request', async () => {
+    const user = await s.createUser('one-pass-user');
+    expect((await s.api('GET', '/users', { token: user.token })).status).toBe(403);
+    expect((await s.api('GET', '/users')).status).toBe(401);
+    // No token and a bad body: who is asking comes first.
+    expect((await s.api('POST', '/songs', { body: { name: 5 } })).status).toBe(401);
+  });
+});
