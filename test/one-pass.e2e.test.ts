@@ -1,3 +1,4 @@
+import v8 from 'node:v8';
 import { TokenService } from '../src/auth/tokens';
 import { Viewer } from '../src/auth/viewer';
 import { startTestServer, type TestServer } from './helpers/server';
@@ -68,5 +69,30 @@ describe('access is decided once per request', () => {
     expect((await s.api('GET', '/users')).status).toBe(401);
     // No token and a bad body: who is asking comes first.
     expect((await s.api('POST', '/songs', { body: { name: 5 } })).status).toBe(401);
+  });
+});
+
+describe('GraphQL execution', () => {
+  test('compiles new operations without touching V8 flags, and answers them as before', async () => {
+    const flags = jest.spyOn(v8, 'setFlagsFromString');
+    for (let i = 1; i <= 3; i++) {
+      const query = `query Fresh${i} { songs(limit: ${i}) { id } }`;
+      for (let twice = 0; twice < 2; twice++) {
+        const res = await s.gql(query);
+        expect(res.body).toEqual({ data: { songs: expect.any(Array) } });
+        expect(res.body.data.songs.length).toBeLessThanOrEqual(i);
+      }
+    }
+    expect(flags).not.toHaveBeenCalled();
+  });
+
+  test('a compiled operation refuses bad variables as before: 400, naming the variable', async () => {
+    const query = 'query One($id: Int!) { song(id: $id) { id } }';
+    expect((await s.gql(query, { id: 1 })).status).toBe(200);
+    const res = await s.gql(query, { id: 'one' });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({
+      errors: [expect.objectContaining({ message: expect.stringMatching(/^Variable "\$id" got invalid value "one"/), extensions: { code: 'BAD_REQUEST' } })],
+    });
   });
 });
