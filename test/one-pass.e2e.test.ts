@@ -1,4 +1,5 @@
 import v8 from 'node:v8';
+import * as cost from '../src/graphql/cost';
 import { TokenService } from '../src/auth/tokens';
 import { Viewer } from '../src/auth/viewer';
 import { startTestServer, type TestServer } from './helpers/server';
@@ -94,5 +95,31 @@ describe('GraphQL execution', () => {
     expect(res.body).toEqual({
       errors: [expect.objectContaining({ message: expect.stringMatching(/^Variable "\$id" got invalid value "one"/), extensions: { code: 'BAD_REQUEST' } })],
     });
+  });
+});
+
+describe('fixed costs paid once', () => {
+  test('an operation without variables is costed once, and refused every time it is over the limit', async () => {
+    const limited = await startTestServer({ GRAPHQL_MAX_COST: '100' });
+    try {
+      const spy = jest.spyOn(cost, 'operationCost');
+      const cheap = '{ song(id: 1) { id name } }';
+      for (let i = 0; i < 3; i++) expect((await limited.gql(cheap)).status).toBe(200);
+      expect(spy).toHaveBeenCalledTimes(1);
+      const dear = '{ songs { id name artists } }';
+      for (let i = 0; i < 3; i++) {
+        const res = await limited.gql(dear);
+        expect(res.status).toBe(400);
+        expect(res.body.errors[0].message).toBe('Query Cost limit of 100 exceeded, found 3001.');
+      }
+      expect(spy).toHaveBeenCalledTimes(2);
+      // With variables the cost depends on them: costed on every request.
+      const paged = 'query P($n: Int) { songs(limit: $n) { id } }';
+      expect((await limited.gql(paged, { n: 5 })).status).toBe(200);
+      expect((await limited.gql(paged, { n: 1000 })).status).toBe(400);
+      expect(spy).toHaveBeenCalledTimes(4);
+    } finally {
+      await limited.close();
+    }
   });
 });

@@ -28,9 +28,12 @@ export interface GraphQLContext extends Services {
    * X-Total-Count. Keyed rather than one slot so that no other list in the answer can overwrite it.
    */
   totalCounts: Map<string, number>;
+  /** The request's record for the access log (its id, the operation that ran); none outside HTTP. */
+  scope?: RequestScope;
 }
 
 export interface RequestInfo {
+  scope?: RequestScope;
   /** The request's credential as the first middleware read it (src/observability), verified once. */
   credentials?: Credentials;
   /** Without `credentials`: the Authorization header (tests, the bench's peers). */
@@ -52,6 +55,7 @@ export function createContext(services: Services, req: RequestInfo): GraphQLCont
       return req.clientAddress;
     },
     totalCounts: new Map(),
+    scope: req.scope,
   };
 }
 
@@ -63,6 +67,7 @@ export function createContext(services: Services, req: RequestInfo): GraphQLCont
 export function requestInfo(req: Request, res: Response): RequestInfo {
   const scope = res.locals.scope as RequestScope | undefined;
   return {
+    scope,
     credentials: scope?.credentials,
     authorization: req.headers.authorization,
     get clientAddress() {

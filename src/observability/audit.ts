@@ -3,7 +3,6 @@ import { applyMiddleware } from 'graphql-middleware';
 import type { GraphQLContext } from '../graphql/context';
 import { MUTATION_OPERATIONS, type MutationField, type RecordKind } from '../graphql/operations';
 import { toAppError } from '../http/errors';
-import { currentScope } from './request-scope';
 
 /**
  * The record kind each write touches, from the operation table (src/graphql/operations.ts), where
@@ -55,7 +54,7 @@ export function applyAudit(schema: GraphQLSchema): GraphQLSchema {
             ctx.log.info(
               {
                 event: 'audit',
-                reqId: currentScope()?.id,
+                reqId: ctx.scope?.id,
                 userId: user?.id,
                 username: user?.username,
                 operation: info.fieldName,

@@ -3,12 +3,13 @@ import type { ApolloServerPlugin } from '@apollo/server';
 import type { Logger } from 'pino';
 import { Credentials } from '../auth/credentials';
 import type { LoginEvents } from '../auth/login-limiter';
+import type { GraphQLContext } from '../graphql/context';
 import type { TokenService } from '../auth/tokens';
 import type { Store } from '../store/types';
 import { operationsPlugin } from './apollo-plugin';
 import { accessLog, requestIdOf, routeOf } from './logging';
 import { Metrics } from './metrics';
-import { runInScope, type RequestScope } from './request-scope';
+import type { RequestScope } from './request-scope';
 import { measureStore } from './store-metrics';
 
 export interface Observability {
@@ -16,7 +17,7 @@ export interface Observability {
   /** First middleware of the app: request id, access log, request metrics, and GET /metrics. */
   router: Router;
   measureStore(store: Store): Store;
-  apolloPlugin: ApolloServerPlugin;
+  apolloPlugin: ApolloServerPlugin<GraphQLContext>;
   loginEvents: LoginEvents;
 }
 
@@ -34,13 +35,10 @@ export function createObservability(opts: { log: Logger; tokens: TokenService; m
     };
     res.locals.scope = scope;
     res.setHeader('X-Request-Id', scope.id);
-    const end = metrics.httpDuration.startTimer();
-    res.once('finish', () => {
-      const labels = { method: req.method, route: routeOf(req), status: String(res.statusCode) };
-      metrics.httpRequests.inc(labels);
-      end(labels);
-    });
-    runInScope(scope, () => (access ? access(req, res, next) : next()));
+    const start = performance.now();
+    res.once('finish', () => metrics.observeRequest(req.method, routeOf(req), res.statusCode, (performance.now() - start) / 1000));
+    if (access) access(req, res, next);
+    else next();
   });
   router.get('/metrics', metrics.handler(opts.metricsToken));
 
