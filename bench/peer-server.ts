@@ -18,7 +18,10 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { useGraphQlJit } from '@envelop/graphql-jit';
+import express from 'express';
 import Fastify from 'fastify';
+import { parse } from 'graphql';
+import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import { createYoga } from 'graphql-yoga';
 import mercurius from 'mercurius';
 import { LoginLimiter } from '../src/auth/login-limiter';
@@ -34,7 +37,7 @@ import { seed, type SeedInfo } from './seed';
 export interface PeersReady {
   type: 'ready';
   pid: number;
-  urls: { service: string; mercurius: string; yoga: string };
+  urls: { service: string; mercurius: string; yoga: string; express: string };
   seed: SeedInfo;
 }
 
@@ -104,11 +107,33 @@ async function main() {
     s.headersTimeout = 66_000;
   }
 
+  // The floor of the stack this service is built on: Express 5 and its JSON body parser, each
+  // query compiled once by graphql-jit, no Apollo, no middleware. Not a peer: a reference.
+  const compiled = new Map<string, CompiledQuery>();
+  const floor = express();
+  floor.set('etag', false);
+  floor.post('/graphql', express.json(), async (req, res) => {
+    const { query, variables } = req.body as { query: string; variables?: Record<string, unknown> };
+    let c = compiled.get(query);
+    if (!c) {
+      const made = compileQuery(schema, parse(query));
+      if (!isCompiledQuery(made)) throw new Error('not compilable');
+      compiled.set(query, (c = made));
+    }
+    res.json(await c.query(undefined, createContext(services, { authorization: req.headers.authorization, clientAddress: 'unknown' }), variables ?? {}));
+  });
+  const floorServer = await new Promise<http.Server>((resolve) => {
+    const server = floor.listen(0, '127.0.0.1', () => resolve(server));
+  });
+  floorServer.keepAliveTimeout = 65_000;
+
   let closing = false;
   const shutdown = async () => {
     if (closing) return;
     closing = true;
     yogaServer.closeAllConnections();
+    floorServer.closeAllConnections();
+    floorServer.close();
     await new Promise<void>((resolve) => yogaServer.close(() => resolve()));
     await fastify.close();
     await service.close();
@@ -125,7 +150,7 @@ async function main() {
   const ready: PeersReady = {
     type: 'ready',
     pid: process.pid,
-    urls: { service: service.url, mercurius: mercuriusUrl, yoga: listening(yogaServer) },
+    urls: { service: service.url, mercurius: mercuriusUrl, yoga: listening(yogaServer), express: listening(floorServer) },
     seed: seeded,
   };
   if (process.send) process.send(ready);

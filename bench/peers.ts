@@ -17,7 +17,7 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import type { CpuMessage, PeersReady } from './peer-server';
 
-const SERVERS = ['service', 'mercurius', 'yoga'] as const;
+const SERVERS = ['service', 'mercurius', 'yoga', 'express'] as const;
 type ServerName = (typeof SERVERS)[number];
 
 interface Options {
@@ -252,7 +252,7 @@ async function main() {
     const results = [];
     for (const q of chosen) {
       for (const s of SERVERS) await fire(peers.ready.urls[s], q.body, opts.warmup, opts.connections);
-      const runs: Record<ServerName, Run[]> = { service: [], mercurius: [], yoga: [] };
+      const runs: Record<ServerName, Run[]> = { service: [], mercurius: [], yoga: [], express: [] };
       for (let i = 0; i < opts.rounds; i++) {
         for (const s of SERVERS) runs[s].push(await measure(peers, peers.ready.urls[s], q.body, opts));
       }
@@ -264,9 +264,11 @@ async function main() {
         service: summary(runs.service),
         mercurius: summary(runs.mercurius),
         yoga: summary(runs.yoga),
+        express: summary(runs.express),
         ratios: {
           mercurius: round(mean(runs.service.map((r) => r.rps)) / mean(runs.mercurius.map((r) => r.rps))),
           yoga: round(mean(runs.service.map((r) => r.rps)) / mean(runs.yoga.map((r) => r.rps))),
+          express: round(mean(runs.service.map((r) => r.rps)) / mean(runs.express.map((r) => r.rps))),
         },
         perRoundRatios: { mercurius: perRound('mercurius'), yoga: perRound('yoga') },
         runs,
