@@ -1,4 +1,5 @@
 import v8 from 'node:v8';
+import pino from 'pino';
 import * as cost from '../src/graphql/cost';
 import { TokenService } from '../src/auth/tokens';
 import { Viewer } from '../src/auth/viewer';
@@ -99,6 +100,29 @@ describe('GraphQL execution', () => {
 });
 
 describe('fixed costs paid once', () => {
+  test('the access log writes its line with the logger it was given: no child logger per request', async () => {
+    let text = '';
+    const logged = await startTestServer({ LOG_LEVEL: 'info' }, { write: (chunk: string) => void (text += chunk) });
+    try {
+      const token = await logged.adminToken();
+      // pino's loggers share `child` through their prototype chain: every logger's children count.
+      let owner: object = pino();
+      while (!Object.prototype.hasOwnProperty.call(owner, 'child')) owner = Object.getPrototypeOf(owner);
+      const child = jest.spyOn(owner as { child: () => unknown }, 'child');
+      const res = await logged.api('GET', '/users/me', { token, headers: { 'X-Request-Id': 'one-line' } });
+      await logged.gql('query Named { songs(limit: 1) { id } }', {}, token);
+      expect(child).not.toHaveBeenCalled();
+      const line = text.split('\n').filter(Boolean).map((l) => JSON.parse(l)).find((l) => l.reqId === 'one-line');
+      // Every field, in the order the lines have always had.
+      expect(Object.keys(line)).toEqual(['level', 'time', 'pid', 'hostname', 'reqId', 'req', 'route', 'userId', 'res', 'durationMs', 'msg']);
+      expect(line).toMatchObject({ level: 30, req: { method: 'GET', path: '/api/v1/users/me' }, route: '/api/v1/users/me', userId: res.body.id, res: { status: 200 }, msg: 'request completed' });
+      const gql = text.split('\n').filter(Boolean).map((l) => JSON.parse(l)).find((l) => l.operation === 'Named');
+      expect(Object.keys(gql)).toEqual(['level', 'time', 'pid', 'hostname', 'reqId', 'req', 'route', 'userId', 'operation', 'res', 'durationMs', 'msg']);
+    } finally {
+      await logged.close();
+    }
+  });
+
   test('an operation without variables is costed once, and refused every time it is over the limit', async () => {
     const limited = await startTestServer({ GRAPHQL_MAX_COST: '100' });
     try {

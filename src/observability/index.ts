@@ -24,8 +24,8 @@ export interface Observability {
 export function createObservability(opts: { log: Logger; tokens: TokenService; metricsToken?: string }): Observability {
   const { log } = opts;
   const metrics = new Metrics();
-  // At a level that drops access lines (warn, error, silent) pino-http would still build a child
-  // logger and serialise every request for nothing: it is left out.
+  // At a level that drops access lines (warn, error, silent) the access log is left out: nothing of
+  // a request is gathered for a line no one writes.
   const access = log.isLevelEnabled('info') ? accessLog(log) : undefined;
   const router = express.Router();
   router.use((req, res, next) => {
