@@ -2,7 +2,8 @@
  * `npm run bench:peers`: this service's /graphql beside fastify + Mercurius and GraphQL Yoga +
  * graphql-jit serving the same schema, resolvers and store in one process (bench/peer-server.ts),
  * as throughput ratios (this / Mercurius, this / Yoga) with p50/p99 latency and server CPU per
- * request. The three answers to each query are compared byte for byte before anything is measured.
+ * request; and beside the floor of its own stack (Express 5 and graphql-jit alone), for reference.
+ * The answers to each query are compared byte for byte before anything is measured.
  *
  *   npm run bench:peers                    3 rounds of 5 s per server and query, 2 s warm-up
  *   npm run bench:peers -- --quick         1 round of 3 s, 1 s warm-up
@@ -19,6 +20,7 @@ import type { CpuMessage, PeersReady } from './peer-server';
 
 const SERVERS = ['service', 'mercurius', 'yoga', 'express'] as const;
 type ServerName = (typeof SERVERS)[number];
+const LABELS: Record<ServerName, string> = { service: 'this', mercurius: 'Mercurius', yoga: 'Yoga', express: 'floor' };
 
 interface Options {
   quick: boolean;
@@ -249,54 +251,60 @@ async function main() {
     if (loadBefore[0] > 0.5 * os.cpus().length) console.log(`note: load average ${loadBefore[0]} before starting: rely on the ratios`);
     console.log(`bench:peers: ${opts.rounds} round(s) of ${opts.duration} s per server and query, ${opts.connections} connections, order ${SERVERS.join(' ')} per round`);
 
-    const results = [];
+    type Summary = ReturnType<typeof summary>;
+    type Result = Record<ServerName, Summary> & {
+      id: string;
+      title: string;
+      answerBytes: number;
+      /** This service's throughput over each other server's. */
+      ratios: Record<ServerName, number>;
+      perRoundRatios: Record<ServerName, number[]>;
+      runs: Record<ServerName, Run[]>;
+    };
+    const results: Result[] = [];
     for (const q of chosen) {
       for (const s of SERVERS) await fire(peers.ready.urls[s], q.body, opts.warmup, opts.connections);
-      const runs: Record<ServerName, Run[]> = { service: [], mercurius: [], yoga: [], express: [] };
+      const runs = Object.fromEntries(SERVERS.map((s) => [s, [] as Run[]])) as Record<ServerName, Run[]>;
       for (let i = 0; i < opts.rounds; i++) {
         for (const s of SERVERS) runs[s].push(await measure(peers, peers.ready.urls[s], q.body, opts));
       }
-      const perRound = (peer: ServerName) => runs.service.map((r, i) => round(r.rps / runs[peer][i].rps));
-      const result = {
+      const rps = (s: ServerName) => mean(runs[s].map((r) => r.rps));
+      const others = SERVERS.filter((s) => s !== 'service');
+      const result: Result = {
         id: q.id,
         title: q.title,
         answerBytes: bytes[q.id],
-        service: summary(runs.service),
-        mercurius: summary(runs.mercurius),
-        yoga: summary(runs.yoga),
-        express: summary(runs.express),
-        ratios: {
-          mercurius: round(mean(runs.service.map((r) => r.rps)) / mean(runs.mercurius.map((r) => r.rps))),
-          yoga: round(mean(runs.service.map((r) => r.rps)) / mean(runs.yoga.map((r) => r.rps))),
-          express: round(mean(runs.service.map((r) => r.rps)) / mean(runs.express.map((r) => r.rps))),
-        },
-        perRoundRatios: { mercurius: perRound('mercurius'), yoga: perRound('yoga') },
+        ...(Object.fromEntries(SERVERS.map((s) => [s, summary(runs[s])])) as Record<ServerName, Summary>),
+        ratios: Object.fromEntries(others.map((s) => [s, round(rps('service') / rps(s))])) as Record<ServerName, number>,
+        perRoundRatios: Object.fromEntries(others.map((s) => [s, runs.service.map((r, i) => round(r.rps / runs[s][i].rps))])) as Record<ServerName, number[]>,
         runs,
       };
       results.push(result);
-      console.log(
-        `  ${q.id}: this ${result.service.rps} req/s, Mercurius ${result.mercurius.rps}, Yoga ${result.yoga.rps}; ` +
-          `ratios ${result.ratios.mercurius} / ${result.ratios.yoga} (rounds ${result.perRoundRatios.mercurius.join(', ')} / ${result.perRoundRatios.yoga.join(', ')})`,
-      );
+      console.log(`  ${q.id}: ${others.map((s) => `this/${LABELS[s]} ${result.ratios[s]} (rounds ${result.perRoundRatios[s].join(', ')})`).join('; ')}`);
     }
 
     console.log('');
+    const all = (r: Result, f: (x: Summary) => number) => SERVERS.map((s) => f(r[s])).join(' | ');
     printTable([
-      ['query', 'this/Mercurius', 'this/Yoga', 'req/s this | Merc | Yoga', 'CPU ms/req this | Merc | Yoga', 'p50 ms this | Merc | Yoga', 'p99 ms this | Merc | Yoga', 'failures'],
+      ['query', 'this/Mercurius', 'this/Yoga', 'this/floor', 'req/s this | Merc | Yoga | floor', 'CPU ms/req', 'p50 ms', 'p99 ms', 'failures'],
       ...results.map((r) => [
         r.title,
         r.ratios.mercurius.toFixed(2),
         r.ratios.yoga.toFixed(2),
-        `${r.service.rps} | ${r.mercurius.rps} | ${r.yoga.rps}`,
-        `${r.service.cpuMsPerRequest} | ${r.mercurius.cpuMsPerRequest} | ${r.yoga.cpuMsPerRequest}`,
-        `${r.service.p50} | ${r.mercurius.p50} | ${r.yoga.p50}`,
-        `${r.service.p99} | ${r.mercurius.p99} | ${r.yoga.p99}`,
-        String(r.service.failures + r.mercurius.failures + r.yoga.failures),
+        r.ratios.express.toFixed(2),
+        all(r, (x) => x.rps),
+        all(r, (x) => x.cpuMsPerRequest),
+        all(r, (x) => x.p50),
+        all(r, (x) => x.p99),
+        String(SERVERS.reduce((a, s) => a + r[s].failures, 0)),
       ]),
     ]);
-    console.log('\nratio = this service req/s / peer req/s (mean over rounds); CPU = server process user+system time per answered request');
+    console.log(
+      '\nratio = this service req/s / the other server\'s (mean over rounds); CPU = server process user+system time per answered request;' +
+        '\nCPU, p50 and p99 columns: this service | Mercurius | Yoga | floor. floor = Express 5 + its JSON parser + graphql-jit alone (no Apollo, no middleware): a reference, not a peer',
+    );
 
-    const failures = results.reduce((a, r) => a + r.service.failures + r.mercurius.failures + r.yoga.failures, 0);
+    const failures = results.reduce((a, r) => a + SERVERS.reduce((b, s) => b + r[s].failures, 0), 0);
     if (failures) exitCode = 1;
     const cpus = os.cpus();
     fs.writeFileSync(

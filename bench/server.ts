@@ -61,6 +61,7 @@ async function main() {
       calls: counting.counts(),
       rss: process.memoryUsage().rss,
       maxRss: process.resourceUsage().maxRSS * 1024,
+      cpuMicros: process.cpuUsage().user + process.cpuUsage().system,
     };
     res.json(stats);
   });
