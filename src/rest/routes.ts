@@ -47,7 +47,7 @@ export const ROUTES: readonly RestRoute[] = ROOT_OPERATIONS.flatMap((operation) 
 const RELATION_FIELDS: readonly FieldCoordinate[] = ['Song.services', 'Song.usage', 'Service.songs', 'Service.setlist'];
 
 /** What REST never shows: the relation fields, and the root fields the table marks GraphQL-only. */
-export const GRAPHQL_ONLY_FIELDS: readonly string[] = [
+export const GRAPHQL_ONLY_FIELDS: readonly FieldCoordinate[] = [
   ...RELATION_FIELDS,
   ...ROOT_OPERATIONS.filter((op) => op.rest === GRAPHQL_ONLY).map((op) => op.field),
 ];
