@@ -167,7 +167,7 @@ const PLAIN = {
     SELECT s.id, s.name, s.artists, ${PLAIN_STATS}
     FROM links l JOIN songs s ON s.id = l.song_id
     GROUP BY s.id HAVING first BETWEEN @from AND @to
-    ORDER BY first, s.id`,
+    ORDER BY first DESC, s.id DESC`,
   sungWith: `
     WITH mine AS (SELECT p.service_id FROM performed_in p JOIN services v ON v.id = p.service_id WHERE p.song_id = 1),
     pairs AS (

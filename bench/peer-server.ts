@@ -25,6 +25,7 @@ import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import { createYoga } from 'graphql-yoga';
 import mercurius from 'mercurius';
 import { LoginLimiter } from '../src/auth/login-limiter';
+import { memoryLimiterStore } from '../src/limits/limiter-store';
 import { TokenService } from '../src/auth/tokens';
 import { loadConfig } from '../src/config';
 import { createContext, type Services } from '../src/graphql/context';
@@ -75,7 +76,7 @@ async function main() {
   const services: Services = {
     store,
     tokens,
-    loginLimiter: LoginLimiter.inMemory(config.loginMaxFailures, config.loginWindowSeconds),
+    loginLimiter: LoginLimiter.in(memoryLimiterStore(), config.loginMaxFailures, config.loginWindowSeconds),
     serviceTimeZone: config.serviceTimeZone,
     log,
   };

@@ -10,7 +10,7 @@
  * Options: --duration <s> --rounds <n> --warmup <s> --connections <n> --out <file>
  *          --profile <id,...> [--profile-bare] [--profile-interval <µs>]
  */
-import { fork, type ChildProcess } from 'node:child_process';
+import { fork } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -18,6 +18,8 @@ import { isDeepStrictEqual } from 'node:util';
 import autocannon from 'autocannon';
 import { analyticsBench } from './analytics';
 import { formatSummary, summarize, type CpuProfile, type ProfileSummary } from './profile';
+import { rateLimitBench } from './rate-limit';
+import { startServerProcess, type ServerProcess } from './server-process';
 import { BENCH_ADMIN, type BenchStats, type ReadyMessage } from './shared';
 
 // ---------------------------------------------------------------------------------------------
@@ -167,48 +169,6 @@ function scenarios(ready: ReadyMessage, token: string): Scenario[] {
 
 const pathOf = (t: Target) => (typeof t.path === 'string' ? t.path : t.path());
 const describe = (t: Target) => `${t.method} ${typeof t.path === 'string' ? t.path : `${t.path().replace(/\/\d+$/, '')}/:id`}`;
-
-// ---------------------------------------------------------------------------------------------
-// The server process
-
-interface ServerProcess {
-  child: ChildProcess;
-  ready: ReadyMessage;
-  stop(): Promise<number | null>;
-}
-
-async function startServerProcess(): Promise<ServerProcess> {
-  const child = fork(path.join(__dirname, 'server.ts'), [], {
-    execArgv: ['--require', require.resolve('tsx/cjs')],
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    env: { ...process.env, NODE_ENV: 'production' },
-  });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const ready = await new Promise<ReadyMessage>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('the bench server did not start within 60 s')), 60_000);
-    child.on('message', (msg: ReadyMessage) => {
-      if (msg?.type === 'ready') {
-        clearTimeout(timer);
-        resolve(msg);
-      }
-    });
-    void exited.then((code) => {
-      clearTimeout(timer);
-      reject(new Error(`the bench server exited with code ${code} before it was ready`));
-    });
-  });
-  return {
-    child,
-    ready,
-    async stop() {
-      if (child.exitCode === null && child.connected) child.send('shutdown');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-      const code = await exited;
-      clearTimeout(timer);
-      return code;
-    },
-  };
-}
 
 // ---------------------------------------------------------------------------------------------
 // HTTP helpers
@@ -447,9 +407,29 @@ async function main() {
     return;
   }
   const opts = parseArgs(process.argv.slice(2));
+  let exitCode = 0;
+  // `analytics` and `rate-limit` name bench/analytics.ts and bench/rate-limit.ts, run after the layer scenarios.
+  const separate = ['analytics', 'rate-limit'];
+  if (!opts.only || opts.only.some((id) => !separate.includes(id))) exitCode = await layerScenarios(opts);
+  if (opts.profile) return;
+  // Light requests under a heavy load, with the rate limits on and off (bench/rate-limit.ts).
+  if (!opts.only || opts.only.includes('rate-limit')) {
+    if ((await rateLimitBench(opts.quick ? ['--duration', '5'] : [])) !== 0) exitCode = 1;
+  }
+  // Analytics latencies (bench/analytics.ts); `npm run bench:analytics` runs them alone.
+  if (!opts.only || opts.only.includes('analytics')) {
+    if ((await analyticsBench(opts.quick ? ['--runs', '3'] : [])) !== 0) exitCode = 1;
+  }
+  process.exitCode = exitCode;
+}
+
+/** The layer scenarios: each facade request against its bare comparator. The exit code. */
+async function layerScenarios(opts: Options): Promise<number> {
   const t0 = Date.now();
   const loadBefore = os.loadavg().map((l) => Math.round(l * 100) / 100);
-  const server = await startServerProcess();
+  // One address drives these scenarios at 32 connections: the rate limits would refuse most of it.
+  // They measure the layers; the limits have their own scenario (bench/rate-limit.ts).
+  const server = await startServerProcess({ RATE_LIMIT: 'off' });
   const { ready } = server;
   let exitCode = 0;
   try {
@@ -465,10 +445,9 @@ async function main() {
     const all = scenarios(ready, token);
     if (opts.profile) {
       await profileRun(opts, server, all);
-      return;
+      return exitCode;
     }
-    // `analytics` names bench/analytics.ts, run after these scenarios.
-    const only = opts.only?.filter((id) => id !== 'analytics');
+    const only = opts.only?.filter((id) => id !== 'analytics' && id !== 'rate-limit');
     const chosen = only ? all.filter((s) => only.includes(s.id)) : all;
     if (only && chosen.length !== only.length) {
       throw new Error(`--only: unknown scenario; have ${all.map((s) => s.id).join(', ')}`);
@@ -616,11 +595,7 @@ async function main() {
     const code = await server.stop();
     if (code !== 0 && code !== null) console.error(`bench server exited with code ${code}`);
   }
-  // Analytics latencies (bench/analytics.ts); `npm run bench:analytics` runs them alone.
-  if (!opts.only || opts.only.includes('analytics')) {
-    if ((await analyticsBench(opts.quick ? ['--runs', '3'] : [])) !== 0) exitCode = 1;
-  }
-  process.exitCode = exitCode;
+  return exitCode;
 }
 
 void main();

@@ -4,8 +4,8 @@ import { prng, WORDS } from './seed';
 
 /** The two store sizes of the scale scenario (the issue's numbers); the small one is 1/100 of the large. */
 export const SIZES = {
-  small: { songs: 1_000, services: 200, songsPerService: 6 },
-  large: { songs: 100_000, services: 20_000, songsPerService: 6 },
+  small: { songs: 1_000, services: 200, songsPerService: 6, popularServices: 30 },
+  large: { songs: 100_000, services: 20_000, songsPerService: 6, popularServices: 3_000 },
 } as const;
 export type SizeName = keyof typeof SIZES;
 
@@ -26,6 +26,8 @@ export const ARTIST = 'Bench Choir';
 const ARTIST_SONGS = 15;
 /** The withSong request's song is performed in exactly this many services in each store. */
 const BENCH_SONG_SERVICES = 8;
+/** The popular song's page (20 services) must not cost its performances: tens here, thousands there. */
+export const POPULAR_PAGE = 20;
 
 export interface ScaleInfo {
   size: SizeName;
@@ -34,6 +36,8 @@ export interface ScaleInfo {
   links: number;
   /** The song the withSong request asks for, and in how many services it was performed. */
   busiestSong: { id: number; services: number };
+  /** A song sung in `popularServices` services (SIZES), whose first page is asked for. */
+  popularSong: { id: number; services: number };
   /** YYYY-MM-DD bounds of the four-week window. */
   range: { from: string; to: string };
 }
@@ -62,13 +66,17 @@ export function scaleSnapshot(size: SizeName): { snapshot: Snapshot; info: Scale
   const links: Snapshot['links'] = [];
   const performances = new Map<number, number>();
   const benchSong = spec.songs / 2 + 1;
+  const popularSong = spec.songs / 2 + 2;
   const every = Math.floor(spec.services / BENCH_SONG_SERVICES);
+  // Spread over the whole history, in services of every type, so a page reads across all of it.
+  const popularEvery = spec.services / spec.popularServices;
   for (const v of services) {
     const setlist = new Set<number>();
     if (v.id % every === 0 && v.id / every <= BENCH_SONG_SERVICES) setlist.add(benchSong);
+    if (Math.floor((v.id - 1) / popularEvery) !== Math.floor(v.id / popularEvery)) setlist.add(popularSong);
     while (setlist.size < spec.songsPerService) {
       const songId = 1 + Math.floor(rand() * spec.songs);
-      if (songId !== benchSong) setlist.add(songId);
+      if (songId !== benchSong && songId !== popularSong) setlist.add(songId);
     }
     let position = 0;
     for (const songId of setlist) {
@@ -96,6 +104,7 @@ export function scaleSnapshot(size: SizeName): { snapshot: Snapshot; info: Scale
       services: services.length,
       links: links.length,
       busiestSong: { id: busiest, services: count },
+      popularSong: { id: popularSong, services: performances.get(popularSong) ?? 0 },
       range: { from: isoDay(from), to: isoDay(to) },
     },
   };

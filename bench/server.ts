@@ -47,6 +47,10 @@ async function main() {
     // The nested query reads every service's whole setlist, which the cost limit charges as
     // 1000 songs each: the bench measures the facades, not the limit.
     GRAPHQL_MAX_COST: '1000000000000',
+    // Set by the process that starts this one: bench/run.ts turns the limits off for the layer
+    // scenarios; bench/rate-limit.ts runs with them on and off, and with client addresses in
+    // X-Forwarded-For.
+    ...Object.fromEntries(Object.entries(process.env).filter(([name]) => name.startsWith('RATE_LIMIT') || name === 'TRUST_PROXY')),
   });
 
   const sqlite = new SqliteStore(config.sqlitePath);

@@ -9,7 +9,13 @@
  */
 import { lintCypherQuery, testData, type DbSchema } from '@neo4j-cypher/language-support';
 import { ANALYTICS_CYPHER, ANALYTICS_PARAMS } from '../src/store/neo4j/analytics-statements';
-import { BATCHED_DATA_CYPHER, DATA_CYPHER, SCHEMA_CYPHER } from '../src/store/neo4j/migrations';
+import {
+  BATCHED_DATA_CYPHER,
+  BATCHED_DATA_PARAMS,
+  MIGRATION_CYPHER,
+  MIGRATION_PARAMS,
+  SCHEMA_CYPHER,
+} from '../src/store/neo4j/migrations';
 import {
   CYPHER,
   GRAPH_VOCABULARY,
@@ -55,8 +61,11 @@ function builtInFunctions(): DbSchema['functions'] {
   return out;
 }
 
-/** The built-in procedures the store calls (song search); any other procedure is reported. */
-const PROCEDURES_USED = ['db.index.fulltext.queryNodes'];
+/**
+ * The built-in procedures the store calls (song search, and the wait for its index at start);
+ * any other procedure is reported.
+ */
+const PROCEDURES_USED = ['db.index.fulltext.queryNodes', 'db.awaitIndex'];
 function builtInProcedures(): DbSchema['procedures'] {
   const out: NonNullable<DbSchema['procedures']> = {};
   for (const [version, registry] of Object.entries(testData.mockSchema.procedures ?? {})) {
@@ -80,8 +89,16 @@ export function allStatements(): Statement[] {
   }));
   const schema = [
     ...Object.entries(SCHEMA_CYPHER).map(([name, text]) => ({ name: `schema.${name}`, text, params: {} })),
-    ...Object.entries(DATA_CYPHER).map(([name, text]) => ({ name: `data.${name}`, text, params: {} })),
-    ...Object.entries(BATCHED_DATA_CYPHER).map(([name, text]) => ({ name: `data.${name}`, text, params: {} })),
+    ...Object.entries(BATCHED_DATA_CYPHER).map(([name, text]) => ({
+      name: `data.${name}`,
+      text,
+      params: BATCHED_DATA_PARAMS[name as keyof typeof BATCHED_DATA_PARAMS] as ParamDecl,
+    })),
+    ...Object.entries(MIGRATION_CYPHER).map(([name, text]) => ({
+      name: `migration.${name}`,
+      text,
+      params: MIGRATION_PARAMS[name as keyof typeof MIGRATION_PARAMS] as ParamDecl,
+    })),
   ];
   const maintenance = Object.entries(MAINTENANCE_CYPHER).map(([name, text]) => ({
     name: `maintenance.${name}`,

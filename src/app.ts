@@ -3,6 +3,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import helmet from 'helmet';
 import type { Logger } from 'pino';
 import { LoginLimiter } from './auth/login-limiter';
+import { createLimiterStore } from './limits/limiter-store';
 import { TokenService } from './auth/tokens';
 import type { Config } from './config';
 import { AppError, ERROR_STATUS } from './errors';
@@ -13,17 +14,24 @@ import { createGraphQLHandler } from './graphql/server';
 import { bodyParserError, jsonBody } from './http/body';
 import { clientError } from './http/errors';
 import { rejectUndecodablePaths } from './http/path';
+import { RATE_LIMIT_HEADERS, RequestRateLimiter } from './http/rate-limit';
+import { rateLimitPlugin } from './graphql/rate-limit';
 import { insightsRouter } from './insights';
 import { Lifecycle } from './lifecycle';
 import { createObservability } from './observability';
 import { sendError } from './rest/errors';
-import { createRestRouter } from './rest/router';
+import { createRestRouter, restCors } from './rest/router';
 import { BASE_PATH } from './rest/sofa';
 import type { Store } from './store/types';
 
 /** An error met before Apollo sees the request, in GraphQL's own response shape. */
 function sendGraphQLError(res: Response, error: AppError): void {
-  res.status(ERROR_STATUS[error.code]).json({ errors: [{ message: error.message, extensions: { code: error.code } }] });
+  const extensions: Record<string, unknown> = { code: error.code };
+  if (error.retryAfter !== undefined) {
+    res.set('Retry-After', String(error.retryAfter));
+    extensions.retryAfter = error.retryAfter;
+  }
+  res.status(ERROR_STATUS[error.code]).json({ errors: [{ message: error.message, extensions }] });
 }
 
 export interface App {
@@ -40,14 +48,19 @@ export async function createApp(config: Config, rawStore: Store, log: Logger): P
   const observability = createObservability({ log, tokens, metricsToken: config.metricsToken });
   const lifecycle = new Lifecycle();
   const store = observability.measureStore(rawStore);
+  // Login (and request) counts: in this process's memory, or in the Redis every instance shares.
+  const limits = createLimiterStore(config.redisUrl, log);
 
   const services: Services = {
     store,
     tokens,
-    loginLimiter: LoginLimiter.inMemory(config.loginMaxFailures, config.loginWindowSeconds, observability.loginEvents),
+    loginLimiter: LoginLimiter.in(limits, config.loginMaxFailures, config.loginWindowSeconds, observability.loginEvents),
     serviceTimeZone: config.serviceTimeZone,
     log,
   };
+  // Request rate limits per client (docs/API.md, Rate limits), counted where the login limits
+  // are (memory, or the Redis every instance shares); none with RATE_LIMIT=off.
+  const rateLimiter = config.rateLimit ? RequestRateLimiter.in(limits, config.rateLimit, tokens) : undefined;
   const schemas = buildSchemas();
   const graphql = await createGraphQLHandler(schemas.guarded, services, {
     introspection: config.graphqlIntrospection,
@@ -55,10 +68,13 @@ export async function createApp(config: Config, rawStore: Store, log: Logger): P
     maxCost: config.graphqlMaxCost,
     maxAliases: config.graphqlMaxAliases,
     maxResponseBytes: config.maxResponseBytes,
-    plugins: [observability.apolloPlugin],
+    plugins: [observability.apolloPlugin, ...(rateLimiter ? [rateLimitPlugin(rateLimiter)] : [])],
   });
 
   const app = express();
+  // Off before the first middleware: helmet would drop the header too, but only from the answers
+  // that pass it, and /metrics is answered before it.
+  app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy);
   app.set('etag', false);
   app.use(observability.router);
@@ -79,20 +95,35 @@ export async function createApp(config: Config, rawStore: Store, log: Logger): P
     }
   });
 
+  const graphqlCors = cors({
+    origin: config.corsOrigins,
+    // Joined once here rather than by cors on every request.
+    allowedHeaders: 'Authorization,Content-Type,X-Request-Id',
+    exposedHeaders: ['X-Request-Id', 'Retry-After', ...RATE_LIMIT_HEADERS].join(','),
+    maxAge: 600,
+  });
+  // Everything above (the probes, and /metrics in the observability router) is never limited. A
+  // refusal carries the CORS headers of its facade, so that browser scripts can read it.
+  if (rateLimiter) {
+    const restCorsHeaders = restCors(config.corsOrigins);
+    app.use(
+      rateLimiter.middleware((req, res, error) => {
+        if (/^\/graphql(\/|$)/i.test(req.path)) return graphqlCors(req, res, () => sendGraphQLError(res, error));
+        if (req.path.toLowerCase() === BASE_PATH || req.path.toLowerCase().startsWith(`${BASE_PATH}/`)) {
+          return restCorsHeaders(req, res, () => sendError(res, error));
+        }
+        sendError(res, error);
+      }),
+    );
+  }
   mountExplorers(app);
   app.use(insightsRouter(config.serviceTimeZone));
-  app.use(BASE_PATH, createRestRouter(schemas.unguarded, services, config.corsOrigins, config.maxResponseBytes));
+  app.use(BASE_PATH, createRestRouter(schemas.unguarded, services, config.corsOrigins, config.maxResponseBytes, rateLimiter));
 
   if (!config.graphqlIntrospection) app.get('/graphql', graphqlBrowserRedirect);
   app.use(
     '/graphql',
-    cors({
-      origin: config.corsOrigins,
-      // Joined once here rather than by cors on every request.
-      allowedHeaders: 'Authorization,Content-Type,X-Request-Id',
-      exposedHeaders: 'X-Request-Id',
-      maxAge: 600,
-    }),
+    graphqlCors,
     rejectUndecodablePaths(sendGraphQLError),
     jsonBody(),
     graphql.handler,
@@ -120,6 +151,7 @@ export async function createApp(config: Config, rawStore: Store, log: Logger): P
     lifecycle,
     close: async () => {
       await graphql.stop();
+      await limits.close();
     },
   };
 }

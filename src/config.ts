@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import path from 'node:path';
 import { Info } from 'luxon';
 import { z } from 'zod';
 
@@ -10,10 +11,37 @@ export interface Config {
   production: boolean;
   store: 'sqlite' | 'neo4j';
   sqlitePath: string;
-  neo4j: { uri?: string; user?: string; password?: string; database?: string };
+  neo4j: {
+    uri?: string;
+    user?: string;
+    password?: string;
+    database?: string;
+    /** How long a transaction is retried through transient failures (a leader election) before 503. */
+    retrySeconds: number;
+    /** Connections this process may hold open to Neo4j. */
+    maxPoolSize: number;
+  };
+  /**
+   * Apply the store's migrations when the service starts (Neo4j: false leaves them to
+   * `npm run migrate:neo4j`, and the service waits for them to be done).
+   */
+  migrateOnStart: boolean;
+  /** How long a starting instance waits for another's migration before giving up. */
+  migrationWaitSeconds: number;
+  /** Redis shared by every instance for login and request limits; unset: counted per process. */
+  redisUrl?: string;
   jwtSecret: string;
-  /** True when JWT_SECRET was not set and a random one was made for this process. */
+  /**
+   * True when JWT_SECRET was not set: `jwtSecret` is then random, for this process only, until
+   * main.ts replaces it by the secret kept in `jwtSecretFile`.
+   */
   jwtSecretGenerated: boolean;
+  /**
+   * Without JWT_SECRET, where a generated secret is kept so tokens outlive a restart: `jwt-secret`
+   * in the data directory. Unset when JWT_SECRET is given, and for an in-memory SQLite store
+   * without DATA_DIR (whose users end with the process anyway).
+   */
+  jwtSecretFile?: string;
   jwtExpiresIn: string;
   admin?: { username: string; password: string };
   serviceTimeZone: string;
@@ -28,12 +56,24 @@ export interface Config {
   loginMaxFailures: number;
   loginWindowSeconds: number;
   /** Express `trust proxy`: set when running behind a load balancer so client addresses are right. */
-  trustProxy: string | false;
+  trustProxy: string | number | false;
+  /** Request rate limits per client (docs/API.md, Rate limits); undefined when RATE_LIMIT=off. */
+  rateLimit?: RateLimitPolicy;
   logLevel: string;
   /** Bearer token GET /metrics requires; open when unset. */
   metricsToken?: string;
   /** How long a shutdown waits for requests in flight before cutting them. */
   shutdownTimeoutSeconds: number;
+}
+
+/** Points each client may spend per window, and what a request costs (src/http/rate-limit.ts). */
+export interface RateLimitPolicy {
+  points: number;
+  windowSeconds: number;
+  /** An analytics request: a report route, or each analytics field of a GraphQL operation. */
+  analyticsWeight: number;
+  /** A CSV report (`format=csv` or `Accept: text/csv`). */
+  csvWeight: number;
 }
 
 export class ConfigError extends Error {}
@@ -55,10 +95,20 @@ const Env = z.object({
   NODE_ENV: z.string().optional(),
   STORE: z.enum(['sqlite', 'neo4j'], { error: "must be 'sqlite' or 'neo4j'" }).default('sqlite'),
   SQLITE_PATH: z.string().min(1).default('./data/songs.db'),
+  DATA_DIR: z.string().min(1).optional(),
   NEO4J_URI: z.string().optional(),
   NEO4J_USER: z.string().optional(),
   NEO4J_PASSWORD: z.string().optional(),
   NEO4J_DATABASE: z.string().optional(),
+  // Long enough to ride out a cluster's leader election (seconds, typically under 20).
+  NEO4J_RETRY_SECONDS: int(0, 600).default(30),
+  NEO4J_MAX_POOL_SIZE: int(1, 10_000).default(100),
+  MIGRATE_ON_START: bool.default(true),
+  MIGRATION_WAIT_SECONDS: int(0, 86_400).default(300),
+  REDIS_URL: z
+    .string()
+    .refine((v) => /^rediss?:\/\/[^\s]+$/.test(v) && URL.canParse(v), 'must be a redis:// or rediss:// URL')
+    .optional(),
   JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   JWT_EXPIRES_IN: z.string().regex(DURATION, "must be a duration such as 3600, '15m', '1h' or '7d'").default('1h'),
   ADMIN_USERNAME: z.string().optional(),
@@ -76,16 +126,33 @@ const Env = z.object({
   LOGIN_MAX_FAILURES: int(1, 1000).default(10),
   LOGIN_WINDOW_SECONDS: int(1, 86400).default(900),
   TRUST_PROXY: z.string().optional(),
+  RATE_LIMIT: z.enum(['on', 'off'], { error: "must be 'on' or 'off'" }).default('on'),
+  RATE_LIMIT_POINTS: int(1, 1_000_000).default(3000),
+  RATE_LIMIT_WINDOW_SECONDS: int(1, 86400).default(60),
+  RATE_LIMIT_ANALYTICS_WEIGHT: int(1, 1_000_000).default(5),
+  RATE_LIMIT_CSV_WEIGHT: int(1, 1_000_000).default(20),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   SHUTDOWN_TIMEOUT_SECONDS: int(0, 600).default(10),
 });
 
+/** The file, in the data directory, that keeps a generated JWT secret. */
+export const KEPT_SECRET_NAME = 'jwt-secret';
+
+/**
+ * The directory of the service's own files when DATA_DIR is not set: the SQLite file's, or
+ * `./data` (where that file is by default) with Neo4j. None for an in-memory SQLite store.
+ */
+function defaultDataDir(store: 'sqlite' | 'neo4j', sqlitePath: string): string | undefined {
+  if (store === 'neo4j') return 'data';
+  return sqlitePath === ':memory:' ? undefined : path.dirname(sqlitePath);
+}
+
 /** Every variable the API reads (docs/operations.md: Configuration; .env.example lists them all). */
 export const ENV_NAMES = Object.keys(Env.shape);
 
 /** Secrets that may also come from a file (`<NAME>_FILE`), as Docker and Kubernetes secrets are mounted. */
-export const FILE_SECRETS = ['JWT_SECRET', 'ADMIN_PASSWORD', 'NEO4J_PASSWORD', 'METRICS_TOKEN'] as const;
+export const FILE_SECRETS = ['JWT_SECRET', 'ADMIN_PASSWORD', 'NEO4J_PASSWORD', 'METRICS_TOKEN', 'REDIS_URL'] as const;
 
 /**
  * Replace each `<NAME>_FILE` by the file's content as `<NAME>` (one trailing newline dropped, as
@@ -115,6 +182,17 @@ export function readSecretFiles(env: Record<string, string>): { env: Record<stri
 }
 
 /**
+ * Express reads a `trust proxy` string as a list of addresses, so `TRUST_PROXY=1` (one load
+ * balancer in front, as docs/operations.md says) must become the number 1, "trust one hop", or
+ * every client would share the balancer's address (and its rate limit). Addresses and names
+ * (`loopback`, `10.0.0.0/8, 127.0.0.1`) pass through as they are.
+ */
+function trustProxy(value: string | undefined): string | number | false {
+  if (value === undefined) return false;
+  return /^\d+$/.test(value) ? Number(value) : value;
+}
+
+/**
  * Parse the environment. Throws ConfigError whose message is one line per problem, each naming the
  * variable, and never echoing a value (a bad value may be a secret).
  */
@@ -138,18 +216,34 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (Boolean(e.ADMIN_USERNAME) !== Boolean(e.ADMIN_PASSWORD)) {
     problems.push('ADMIN_USERNAME and ADMIN_PASSWORD must be set together');
   }
+  // A weight above the budget would refuse every such request.
+  for (const name of ['RATE_LIMIT_ANALYTICS_WEIGHT', 'RATE_LIMIT_CSV_WEIGHT'] as const) {
+    if (e.RATE_LIMIT === 'on' && e[name] > e.RATE_LIMIT_POINTS) problems.push(`${name} must not exceed RATE_LIMIT_POINTS`);
+  }
   if (problems.length) throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
 
   const origins = e.CORS_ORIGINS.split(',').map((o) => o.trim()).filter(Boolean);
+  const dataDir = e.DATA_DIR ?? defaultDataDir(e.STORE, e.SQLITE_PATH);
   return {
     port: e.PORT,
     host: e.HOST,
     production,
     store: e.STORE,
     sqlitePath: e.SQLITE_PATH,
-    neo4j: { uri: e.NEO4J_URI, user: e.NEO4J_USER, password: e.NEO4J_PASSWORD, database: e.NEO4J_DATABASE },
+    neo4j: {
+      uri: e.NEO4J_URI,
+      user: e.NEO4J_USER,
+      password: e.NEO4J_PASSWORD,
+      database: e.NEO4J_DATABASE,
+      retrySeconds: e.NEO4J_RETRY_SECONDS,
+      maxPoolSize: e.NEO4J_MAX_POOL_SIZE,
+    },
+    migrateOnStart: e.MIGRATE_ON_START,
+    migrationWaitSeconds: e.MIGRATION_WAIT_SECONDS,
+    redisUrl: e.REDIS_URL,
     jwtSecret: e.JWT_SECRET ?? crypto.randomBytes(48).toString('base64url'),
     jwtSecretGenerated: !e.JWT_SECRET,
+    jwtSecretFile: !e.JWT_SECRET && dataDir !== undefined ? path.join(dataDir, KEPT_SECRET_NAME) : undefined,
     jwtExpiresIn: e.JWT_EXPIRES_IN,
     admin: e.ADMIN_USERNAME && e.ADMIN_PASSWORD ? { username: e.ADMIN_USERNAME, password: e.ADMIN_PASSWORD } : undefined,
     serviceTimeZone: e.SERVICE_TIME_ZONE,
@@ -161,7 +255,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxResponseBytes: e.MAX_RESPONSE_BYTES,
     loginMaxFailures: e.LOGIN_MAX_FAILURES,
     loginWindowSeconds: e.LOGIN_WINDOW_SECONDS,
-    trustProxy: e.TRUST_PROXY ?? false,
+    trustProxy: trustProxy(e.TRUST_PROXY),
+    rateLimit:
+      e.RATE_LIMIT === 'on'
+        ? {
+            points: e.RATE_LIMIT_POINTS,
+            windowSeconds: e.RATE_LIMIT_WINDOW_SECONDS,
+            analyticsWeight: e.RATE_LIMIT_ANALYTICS_WEIGHT,
+            csvWeight: e.RATE_LIMIT_CSV_WEIGHT,
+          }
+        : undefined,
     logLevel: e.LOG_LEVEL,
     metricsToken: e.METRICS_TOKEN,
     shutdownTimeoutSeconds: e.SHUTDOWN_TIMEOUT_SECONDS,

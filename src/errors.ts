@@ -30,7 +30,7 @@ export interface FieldProblem {
 export class AppError extends GraphQLError {
   readonly code: ErrorCode;
   readonly details?: FieldProblem[];
-  /** Seconds, for RATE_LIMITED. */
+  /** Seconds, for RATE_LIMITED and UNAVAILABLE (the `Retry-After` header). */
   readonly retryAfter?: number;
 
   constructor(
@@ -54,10 +54,16 @@ export const notFound = (what: string, id: number | string) =>
 export const validationFailed = (details: FieldProblem[]) =>
   new AppError('VALIDATION_FAILED', 'The request is not valid', { details });
 
+/**
+ * Seconds a client is told to wait (`Retry-After`) after a 503 UNAVAILABLE: the store kept
+ * failing for its whole retry budget, so an immediate retry would most likely fail too.
+ */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
+
 /** Thrown by store adapters when the database cannot be reached. */
 export class StoreUnavailableError extends AppError {
   constructor(cause?: unknown) {
-    super('UNAVAILABLE', 'The database is unavailable; try again shortly');
+    super('UNAVAILABLE', 'The database is unavailable; try again shortly', { retryAfter: UNAVAILABLE_RETRY_AFTER_SECONDS });
     if (cause !== undefined) (this as { cause?: unknown }).cause = cause;
   }
 }

@@ -1,3 +1,4 @@
+import { keptJwtSecret } from './auth/kept-secret';
 import { ConfigError, loadConfig, type Config } from './config';
 import { createLogger } from './logger';
 
@@ -13,14 +14,26 @@ async function main() {
     throw err;
   }
   const log = createLogger(config.logLevel);
-  if (config.jwtSecretGenerated) {
+  if (config.jwtSecretFile) {
+    // Never the secret itself in the log: where it is, and whether it is new.
+    const kept = keptJwtSecret(config.jwtSecretFile);
+    config = { ...config, jwtSecret: kept.secret };
+    log.warn(
+      { file: kept.file, created: kept.created },
+      kept.created
+        ? `JWT_SECRET is not set: generated a secret and kept it in ${kept.file} (mode 0600), so tokens outlive a restart`
+        : `JWT_SECRET is not set: using the secret kept in ${kept.file}`,
+    );
+    if (kept.looseMode) log.warn({ file: kept.file }, `${kept.file} is readable by other users: chmod 600 it`);
+  } else if (config.jwtSecretGenerated) {
     log.warn('JWT_SECRET is not set: using a random secret for this process, so tokens end with it');
   }
   // Loaded only once the configuration is known to be good, so a bad setting fails at once.
   const { startServer } = require('./server') as typeof import('./server');
+  const { INSIGHTS_PATH } = require('./explorers') as typeof import('./explorers');
   const server = await startServer(config, log);
   log.info(
-    { store: config.store, rest: `${server.url}/api/v1`, graphql: `${server.url}/graphql` },
+    { store: config.store, rest: `${server.url}/api/v1`, graphql: `${server.url}/graphql`, insights: `${server.url}${INSIGHTS_PATH}` },
     `listening on ${server.url}`,
   );
 

@@ -22,3 +22,25 @@ export function writePrivateFile(file: string, data: string): void {
   fs.writeFileSync(partial, data);
   fs.renameSync(partial, file);
 }
+
+/**
+ * Create `file` (mode 0600) holding `data`, unless it already exists. Atomic: the data is written
+ * to a temporary file first and then hard-linked into place, which fails if the name is taken, so
+ * a reader never sees half a file and of two processes racing to create it exactly one wins.
+ * Returns whether this call created it.
+ */
+export function createPrivateFileOnce(file: string, data: string): boolean {
+  const partial = `${file}.${process.pid}.tmp`;
+  fs.rmSync(partial, { force: true });
+  createPrivateFile(partial);
+  try {
+    fs.writeFileSync(partial, data);
+    fs.linkSync(partial, file);
+    return true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw err;
+  } finally {
+    fs.rmSync(partial, { force: true });
+  }
+}

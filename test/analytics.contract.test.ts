@@ -100,7 +100,8 @@ export function analyticsContract(harness: AnalyticsHarness): void {
       const history = harness.history ?? { songs: 60, start: '2021-01-03', weeks: 156, unsung: 8 };
       await generateHistory(store, { seed: 10, zone: ZONE, ...history });
       ref = new Reference(await store.exportSnapshot());
-    }, 60_000);
+      // About a thousand write transactions: a real Neo4j on a busy 2-core machine needs 40-65 s.
+    }, 180_000);
     afterAll(() => store.close());
 
     const windows = (): AnalyticsWindow[] =>
@@ -117,7 +118,7 @@ export function analyticsContract(harness: AnalyticsHarness): void {
       for (const window of windows()) {
         for (const sort of SORTS) {
           for (const includeUnsung of [false, true]) {
-            for (const page of [{}, { limit: 7, offset: 3 }, { limit: 5, offset: 1000 }]) {
+            for (const page of [{}, { limit: 7, offset: 3 }, { offset: 3 }, { limit: 5, offset: 1000 }]) {
               const q = { window, sort, includeUnsung, ...page };
               expect(await store.songUsage(q)).toEqual(ref.songUsage(q));
             }
@@ -228,9 +229,24 @@ export function analyticsContract(harness: AnalyticsHarness): void {
       );
     });
 
+    it('songsSungOften: songs in more than a share of the last services of the types, up to a bound', async () => {
+      let found = 0;
+      for (const serviceTypes of TYPE_FILTERS) {
+        for (const to of [null, local('2022-06-30T23:59:59.999'), local('2019-01-07T00:00')]) {
+          for (const [lastServices, moreThanPercent] of [[12, 50], [1, 0], [40, 25], [1000, 0], [6, 99], [3, 66]]) {
+            const q = { to, serviceTypes, lastServices, moreThanPercent };
+            const expected = ref.songsSungOften(q);
+            expect(await store.songsSungOften(q)).toEqual(expected);
+            found += expected.songs.length;
+          }
+        }
+      }
+      expect(found).toBeGreaterThan(0);
+    });
+
     it('artistUsage', async () => {
       for (const window of windows()) {
-        for (const page of [{}, { limit: 2, offset: 1 }, { offset: 500 }]) {
+        for (const page of [{}, { limit: 2, offset: 1 }, { offset: 500 }, { limit: 1000, offset: 2 ** 31 - 1 }]) {
           expect(await store.artistUsage(window, page)).toEqual(ref.artistUsage(window, page));
         }
       }
@@ -260,6 +276,8 @@ export function analyticsContract(harness: AnalyticsHarness): void {
               for (const songId of [2, 3, 5, 12]) {
                 expect(await store.songsSungWith(songId, q.window, 20)).toEqual(r.songsSungWith(songId, q.window, 20));
               }
+              const often = { to, serviceTypes, lastServices: 6, moreThanPercent: 20 };
+              expect(await store.songsSungOften(often)).toEqual(r.songsSungOften(often));
             }
             await expectTimelines(store, r, serviceTypes);
           }
@@ -425,6 +443,10 @@ describe('analytics on random small histories (fast-check, SQLite vs the referen
             expect(await store.songUsage(rotation)).toEqual(ref.songUsage(rotation));
             const fresh: SongUsageQuery = { window: all, sort: 'FIRST_SUNG', includeUnsung: false, firstIn: { from, to } };
             expect(await store.songUsage(fresh)).toEqual(ref.songUsage(fresh));
+            for (const [lastServices, moreThanPercent] of [[3, 0], [5, 40]]) {
+              const often = { to, serviceTypes, lastServices, moreThanPercent };
+              expect(await store.songsSungOften(often)).toEqual(ref.songsSungOften(often));
+            }
             const span = ref.serviceSpan(serviceTypes);
             expect(await store.serviceSpan(serviceTypes)).toEqual(span);
             if (span) {
@@ -439,6 +461,62 @@ describe('analytics on random small histories (fast-check, SQLite vs the referen
       ),
       { numRuns: 150, seed: 20261122 },
     );
+  });
+});
+
+describe('songsSungOften on a history small enough to count by hand (SQLite)', () => {
+  it('takes the last services of the types by date (then id), and a share strictly over the percentage', async () => {
+    const store = new SqliteStore(':memory:', ZONE);
+    try {
+      const [a, b, c] = [await store.createSong({ name: 'A', artists: [] }), await store.createSong({ name: 'B', artists: [] }), await store.createSong({ name: 'C', artists: [] })];
+      // Five Sunday mornings and one Wednesday; the last two Sundays share a date (the later id is later).
+      const sunday = async (day: string, songs: number[]) => {
+        const v = await store.createService({ date: local(`${day}T10:00`), serviceType: 'SUN_AM' });
+        await store.replaceSetlist(v.id, songs);
+        return v;
+      };
+      await sunday('2024-03-03', [c.id]);
+      await sunday('2024-03-10', [a.id, b.id]);
+      await sunday('2024-03-17', [a.id]);
+      const wed = await store.createService({ date: local('2024-03-20T19:00'), serviceType: 'WED' });
+      await store.replaceSetlist(wed.id, [b.id, c.id]);
+      const early = await sunday('2024-03-24', [b.id]);
+      const late = await sunday('2024-03-24', [a.id, c.id]);
+      const sundays = { serviceTypes: ['SUN_AM'] as ServiceType[], to: null };
+
+      // The last 4 Sundays: A in 3 (75%), B in 2 (50%), C in 1 (25%).
+      const four = await store.songsSungOften({ ...sundays, lastServices: 4, moreThanPercent: 50 });
+      expect(four).toEqual({
+        services: 4,
+        firstService: local('2024-03-10T10:00'),
+        lastService: local('2024-03-24T10:00'),
+        songs: [{ song: a, timesSung: 3, share: 0.75, lastSung: local('2024-03-24T10:00') }],
+      });
+      // 50% is not more than 50%; 49% is.
+      expect((await store.songsSungOften({ ...sundays, lastServices: 4, moreThanPercent: 49 })).songs.map((s) => [s.song.name, s.timesSung])).toEqual([
+        ['A', 3],
+        ['B', 2],
+      ]);
+      // Of two services on one date the later id is the more recent: the last one is `late` alone.
+      expect((await store.songsSungOften({ ...sundays, lastServices: 1, moreThanPercent: 0 })).songs.map((s) => s.song.name)).toEqual(['A', 'C']);
+      expect(late.id).toBeGreaterThan(early.id);
+      // Up to a bound, all types: the Wednesday counts, the 24th does not.
+      const toWed = await store.songsSungOften({ serviceTypes: ['SUN_AM', 'SUN_PM', 'WED'], to: local('2024-03-20T23:59'), lastServices: 2, moreThanPercent: 0 });
+      expect(toWed.songs.map((s) => [s.song.name, s.timesSung, s.share])).toEqual([
+        ['A', 1, 0.5],
+        ['B', 1, 0.5],
+        ['C', 1, 0.5],
+      ]);
+      // No service up to the bound: an empty run.
+      expect(await store.songsSungOften({ ...sundays, to: local('2020-01-01T00:00'), lastServices: 12, moreThanPercent: 50 })).toEqual({
+        services: 0,
+        firstService: null,
+        lastService: null,
+        songs: [],
+      });
+    } finally {
+      await store.close();
+    }
   });
 });
 

@@ -30,6 +30,13 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => server.close());
 
+/**
+ * A usage row as REST answers it: the song's licensing details beside it (none in this history).
+ * GraphQL answers what the query selects, so the reference's rows compare as they are there.
+ */
+const onRest = <T extends object>(row: T) => ({ ...row, ccliNumber: null, copyright: null });
+const rowsOnRest = <T extends object>(rows: T[]) => rows.map(onRest);
+
 const USAGE = 'song { id name artists } timesSung firstSung lastSung byServiceType { serviceType timesSung lastSung } asOpener asCloser';
 const Q1: AnalyticsWindow = { from: day('2023-04-01'), to: day('2023-06-30', true), serviceTypes: ALL };
 
@@ -37,7 +44,7 @@ describe('GET /reports/songUsage and songUsage', () => {
   it('answers the reference report, paged, with X-Total-Count, on both facades', async () => {
     const expected = ref.songUsage({ window: Q1, sort: 'TIMES_SUNG', includeUnsung: false, limit: 5, offset: 2 });
     const res = await server.api('GET', '/reports/songUsage?from=2023-04-01&to=2023-06-30&limit=5&offset=2');
-    expectJson(res, 200, expected.items);
+    expectJson(res, 200, rowsOnRest(expected.items));
     expect(res.headers.get('x-total-count')).toBe(String(expected.total));
     const gql = await server.gql(`{ songUsage(from: "2023-04-01", to: "2023-06-30", limit: 5, offset: 2) { ${USAGE} } }`);
     expect(gql.body).toEqual({ data: { songUsage: expected.items } });
@@ -48,7 +55,7 @@ describe('GET /reports/songUsage and songUsage', () => {
     for (const sort of ['LAST_SUNG', 'LEAST_RECENTLY_SUNG', 'NAME', 'TIMES_SUNG'] as const) {
       const expected = ref.songUsage({ window, sort, includeUnsung: true });
       const res = await server.api('GET', `/reports/songUsage?to=2023-12-31&serviceType=WED&serviceType=SUN_PM&sort=${sort}&includeUnsung=true`);
-      expectJson(res, 200, expected.items);
+      expectJson(res, 200, rowsOnRest(expected.items));
       const gql = await server.gql(`{ songUsage(to: "2023-12-31", serviceTypes: [WED, SUN_PM], sort: ${sort}, includeUnsung: true) { ${USAGE} } }`);
       expect(gql.body.data.songUsage).toEqual(expected.items);
     }
@@ -64,25 +71,30 @@ describe('GET /reports/songUsage and songUsage', () => {
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toMatch(/^text\/csv/);
       expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename="?song-usage_2023-04-01_2023-06-30\.csv"?$/);
-      const rows = parse(res.text, { columns: true }) as Record<string, string>[];
+      const rows = parse(res.text, { columns: true, bom: true }) as Record<string, string>[];
       const local = (ms: number | null) => (ms === null ? '' : DateTime.fromMillis(ms, { zone: ZONE }).toISODate());
       expect(rows).toEqual(
         expected.items.map((r) => ({
-          id: String(r.song.id),
-          title: r.song.name,
-          artists: r.song.artists.join('; '),
-          timesSung: String(r.timesSung),
-          firstSung: local(r.firstSung),
-          lastSung: local(r.lastSung),
-          SUN_AM: String(r.byServiceType[0].timesSung),
-          WED: String(r.byServiceType[1].timesSung),
+          Song: r.song.name,
+          'CCLI #': '',
+          Copyright: '',
+          Artists: r.song.artists.join('; '),
+          'Times sung': String(r.timesSung),
+          'First sung': local(r.firstSung),
+          'Last sung': local(r.lastSung),
+          'Sunday morning': String(r.byServiceType[0].timesSung),
+          Wednesday: String(r.byServiceType[1].timesSung),
+          'Song ID': String(r.song.id),
         })),
       );
     }
     const all = await server.api('GET', '/reports/songUsage?format=csv');
     expect(all.headers.get('content-disposition')).toMatch(/^attachment; filename="?song-usage_all-time\.csv"?$/);
-    expect((parse(all.text) as string[][])[0]).toEqual(['id', 'title', 'artists', 'timesSung', 'firstSung', 'lastSung', 'SUN_AM', 'SUN_PM', 'WED']);
-    expectJson(await server.api('GET', '/reports/songUsage?format=json&limit=1'), 200, ref.songUsage({ window: { from: null, to: null, serviceTypes: ALL }, sort: 'TIMES_SUNG', includeUnsung: false, limit: 1 }).items);
+    expect((parse(all.text, { bom: true }) as string[][])[0]).toEqual([
+      'Song', 'CCLI #', 'Copyright', 'Artists', 'Times sung', 'First sung', 'Last sung',
+      'Sunday morning', 'Sunday evening', 'Wednesday', 'Song ID',
+    ]);
+    expectJson(await server.api('GET', '/reports/songUsage?format=json&limit=1'), 200, rowsOnRest(ref.songUsage({ window: { from: null, to: null, serviceTypes: ALL }, sort: 'TIMES_SUNG', includeUnsung: false, limit: 1 }).items));
   });
 });
 
@@ -91,7 +103,7 @@ describe('rotation, new songs, one song', () => {
 
   it('GET /songs/notSungSince/:date and songsNotSungSince', async () => {
     const expected = ref.songUsage({ window: allTime, sort: 'LEAST_RECENTLY_SUNG', includeUnsung: true, lastBefore: day('2024-01-15') - 1 });
-    expectJson(await server.api('GET', '/songs/notSungSince/2024-01-15'), 200, expected.items);
+    expectJson(await server.api('GET', '/songs/notSungSince/2024-01-15'), 200, rowsOnRest(expected.items));
     const gql = await server.gql(`{ songsNotSungSince(date: "2024-01-15") { ${USAGE} } }`);
     expect(gql.body.data.songsNotSungSince).toEqual(expected.items);
     expect(expected.items[0].timesSung).toBe(0);
@@ -100,14 +112,30 @@ describe('rotation, new songs, one song', () => {
   it('GET /reports/newSongs and newSongs', async () => {
     const expected = ref.songUsage({ window: { ...allTime, serviceTypes: ['WED'] }, sort: 'FIRST_SUNG', includeUnsung: false, firstIn: { from: day('2023-02-01'), to: null } });
     expect(expected.items.length).toBeGreaterThan(0);
-    expectJson(await server.api('GET', '/reports/newSongs?from=2023-02-01&serviceType=WED'), 200, expected.items);
+    expectJson(await server.api('GET', '/reports/newSongs?from=2023-02-01&serviceType=WED'), 200, rowsOnRest(expected.items));
     const gql = await server.gql(`{ newSongs(from: "2023-02-01", serviceTypes: [WED]) { ${USAGE} } }`);
     expect(gql.body.data.newSongs).toEqual(expected.items);
   });
 
+  it('lists new songs newest first (latest first performance, then the highest id), on every path', async () => {
+    // All time over every type reads the maintained per-song rows; a type filter aggregates them.
+    for (const query of ['', '?from=2023-02-01', '?serviceType=WED', '?to=2023-06-30&serviceType=SUN_AM&serviceType=WED']) {
+      const res = await server.api('GET', `/reports/newSongs${query}`);
+      expect(res.status).toBe(200);
+      const rows = res.body as { song: { id: number }; firstSung: number }[];
+      expect(rows.length).toBeGreaterThan(1);
+      const newestFirst = [...rows].sort((a, b) => b.firstSung - a.firstSung || b.song.id - a.song.id);
+      expect(rows.map((r) => r.song.id)).toEqual(newestFirst.map((r) => r.song.id));
+      expect(rows[0].firstSung).toBeGreaterThan(rows[rows.length - 1].firstSung);
+    }
+    // Songs introduced in the same service tie on their first performance: the highest id first.
+    const all = (await server.api('GET', '/reports/newSongs')).body as { song: { id: number }; firstSung: number }[];
+    expect(all.some((r, i) => i > 0 && r.firstSung === all[i - 1].firstSung)).toBe(true);
+  });
+
   it('GET /songs/:songId/usage and Song.usage (batched for a list)', async () => {
     const expected = { song: (await server.store.songsByIds([2]))[0], ...ref.stats(2, Q1) };
-    expectJson(await server.api('GET', '/songs/2/usage?from=2023-04-01&to=2023-06-30'), 200, expected);
+    expectJson(await server.api('GET', '/songs/2/usage?from=2023-04-01&to=2023-06-30'), 200, onRest(expected));
     const gql = await server.gql(`{ songs(limit: 3) { id usage(from: "2023-04-01", to: "2023-06-30") { timesSung asOpener } all: usage { timesSung } } }`);
     expect(gql.body.data.songs).toEqual(
       [1, 2, 3].map((id) => ({ id, usage: { timesSung: ref.stats(id, Q1).timesSung, asOpener: ref.stats(id, Q1).asOpener }, all: { timesSung: ref.stats(id, { ...Q1, from: null, to: null }).timesSung } })),
@@ -145,6 +173,21 @@ describe('GET /reports/timeline, /reports/artists', () => {
     );
   });
 
+  it('GET /reports/sungOften and songsSungOften: songs in more than a share of the last services', async () => {
+    const SHARE = 'services firstService lastService songs { song { id name artists } timesSung share lastSung }';
+    const expected = ref.songsSungOften({ to: day('2023-06-30', true), serviceTypes: ['SUN_AM', 'WED'], lastServices: 10, moreThanPercent: 30 });
+    expect(expected.songs.length).toBeGreaterThan(0);
+    expect(expected.services).toBe(10);
+    const res = await server.api('GET', '/reports/sungOften?to=2023-06-30&serviceType=SUN_AM&serviceType=WED&lastServices=10&moreThanPercent=30');
+    expectJson(res, 200, expected);
+    const gql = await server.gql(`{ songsSungOften(to: "2023-06-30", serviceTypes: [SUN_AM, WED], lastServices: 10, moreThanPercent: 30) { ${SHARE} } }`);
+    expect(gql.body.data.songsSungOften).toEqual(expected);
+    // Defaults: the last 12 services of every type, songs in more than half of them.
+    const defaults = ref.songsSungOften({ to: null, serviceTypes: ALL, lastServices: 12, moreThanPercent: 50 });
+    expectJson(await server.api('GET', '/reports/sungOften'), 200, defaults);
+    expect((await server.gql(`{ songsSungOften { ${SHARE} } }`)).body.data.songsSungOften).toEqual(defaults);
+  });
+
   it('artists, paged', async () => {
     const expected = ref.artistUsage(Q1, { limit: 3 });
     const res = await server.api('GET', '/reports/artists?from=2023-04-01&to=2023-06-30&limit=3');
@@ -176,6 +219,13 @@ describe('bad input: 400 naming the parameter, 404 for unknown songs', () => {
     ['/songs/1/sungWith?limit=1001', 'limit'],
     ['/songs/abc/usage', 'songId'],
     ['/songs/1/usage?to=2023-01-01&from=2024-01-01', 'to'],
+    ['/reports/sungOften?lastServices=0', 'lastServices'],
+    ['/reports/sungOften?lastServices=1001', 'lastServices'],
+    ['/reports/sungOften?lastServices=twelve', 'lastServices'],
+    ['/reports/sungOften?moreThanPercent=100', 'moreThanPercent'],
+    ['/reports/sungOften?moreThanPercent=-5', 'moreThanPercent'],
+    ['/reports/sungOften?moreThanPercent=0.5', 'moreThanPercent'],
+    ['/reports/sungOften?to=someday', 'to'],
   ];
   it.each(bad)('%s names %s', async (path, param) => {
     const res = await server.api('GET', path);
@@ -197,6 +247,8 @@ describe('bad input: 400 naming the parameter, 404 for unknown songs', () => {
     expect(res.body.errors[0]).toMatchObject({ message: expect.stringMatching(/^to\b/), extensions: { code: 'BAD_REQUEST' } });
     const missing = await server.gql('{ songsSungWith(songId: 999) { together } }');
     expect(missing.body.errors[0].extensions.code).toBe('NOT_FOUND');
+    const share = await server.gql('{ songsSungOften(moreThanPercent: 100) { services } }');
+    expect(share.body.errors[0]).toMatchObject({ message: expect.stringMatching(/^moreThanPercent\b/), extensions: { code: 'BAD_REQUEST' } });
   });
 
   it('the cost limit charges analytics their weight: four reports run, six are refused', async () => {
@@ -210,9 +262,15 @@ describe('bad input: 400 naming the parameter, 404 for unknown songs', () => {
 
   it('every analytics route is in the OpenAPI document', async () => {
     const doc = (await server.api('GET', '/openapi.json')).body;
-    for (const p of ['/reports/songUsage', '/reports/newSongs', '/reports/timeline', '/reports/artists', '/songs/{songId}/usage', '/songs/{songId}/sungWith', '/songs/notSungSince/{date}']) {
+    for (const p of ['/reports/songUsage', '/reports/newSongs', '/reports/timeline', '/reports/artists', '/reports/sungOften', '/songs/{songId}/usage', '/songs/{songId}/sungWith', '/songs/notSungSince/{date}']) {
       expect(doc.paths[p]?.get).toBeDefined();
     }
+    const often = doc.paths['/reports/sungOften'].get;
+    expect(often.operationId).toBe('songsSungOften');
+    expect(often.parameters.map((p: { name: string }) => p.name).sort()).toEqual(['lastServices', 'moreThanPercent', 'serviceType', 'to']);
+    const param = (name: string) => often.parameters.find((p: { name: string }) => p.name === name).schema;
+    expect(param('lastServices')).toMatchObject({ type: 'integer', minimum: 1, maximum: 1000 });
+    expect(param('moreThanPercent')).toMatchObject({ type: 'integer', minimum: 0, maximum: 99 });
     expect(Object.keys(doc.paths['/reports/songUsage'].get.responses['200'].content)).toEqual(['application/json', 'text/csv']);
     const names = doc.paths['/reports/songUsage'].get.parameters.map((p: { name: string }) => p.name).sort();
     expect(names).toEqual(['format', 'from', 'includeUnsung', 'limit', 'offset', 'serviceType', 'sort', 'to']);

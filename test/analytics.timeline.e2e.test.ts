@@ -1,28 +1,22 @@
 /**
- * The timeline's edge buckets over HTTP, on the demo data (`npm run seed` into a temporary SQLite
- * file, SERVICE_TIME_ZONE UTC as the seed's dates assume): a window filters first, so the first
- * and last buckets count only what lies inside it (their `start` stays the calendar start, and
- * `partial` says they were cut), and the buckets add up to what the other reports count in the
- * same window.
+ * The timeline's edge buckets over HTTP, on the demo data (`npm run seed` into a temporary store,
+ * a SQLite file or the run's Neo4j; SERVICE_TIME_ZONE UTC as the seed's dates assume): a window
+ * filters first, so the first and last buckets count only what lies inside it (their `start`
+ * stays the calendar start, and `partial` says they were cut), and the buckets add up to what the
+ * other reports count in the same window.
  */
-import { execFileSync } from 'node:child_process';
-import path from 'node:path';
 import fc from 'fast-check';
 import { DateTime } from 'luxon';
 import { startTestServer, tempDbPath, type TestServer } from './helpers/server';
+import { seedTestStore } from './helpers/test-store';
 
-const ROOT = path.join(__dirname, '..');
 const utc = (iso: string) => DateTime.fromISO(iso, { zone: 'UTC' }).toMillis();
 
 let server: TestServer;
 
 beforeAll(async () => {
   const dbPath = tempDbPath();
-  execFileSync(path.join(ROOT, 'node_modules', '.bin', 'tsx'), ['src/cli/seed.ts'], {
-    cwd: ROOT,
-    env: { ...process.env, SQLITE_PATH: dbPath, STORE: 'sqlite', LOG_LEVEL: 'silent', SERVICE_TIME_ZONE: 'UTC' },
-    stdio: 'pipe',
-  });
+  await seedTestStore(dbPath, { SERVICE_TIME_ZONE: 'UTC' });
   server = await startTestServer({ SQLITE_PATH: dbPath, SERVICE_TIME_ZONE: 'UTC' });
 }, 120_000);
 afterAll(() => server?.close());

@@ -33,6 +33,7 @@ const ACCESS: Record<string, Access> = {
   'Query.songsSungWith': 'public',
   'Query.usageTimeline': 'public',
   'Query.artistUsage': 'public',
+  'Query.songsSungOften': 'public',
   'Query.me': 'auth',
   'Query.users': 'admin',
   'Query.user': 'adminOrSelf',

@@ -50,13 +50,17 @@ test('copies the live database while writes go on, verifies it, and makes it own
   expect(result.stdout).toMatch(/verified: integrity_check ok; (\d+) songs/);
   expect(written).toBeGreaterThan(0); // the service kept answering writes during the backup
   expect(modeOf(target)).toBe(0o600);
-  expect(fs.existsSync(`${target}.partial`)).toBe(false);
+  // Nothing beside the backup: no partial file, and no WAL or shared-memory file of one.
+  expect(fs.readdirSync(path.dirname(target))).toEqual(['backup.db']);
 
   // The copy stands on its own: a complete, consistent database with every song of before.
   const copy = new Database(target, { readonly: true });
   const names = copy.prepare('SELECT name FROM songs ORDER BY id').pluck().all() as string[];
   expect(copy.pragma('integrity_check', { simple: true })).toBe('ok');
+  // A file at rest in the rollback-journal mode: opening it leaves nothing beside it.
+  expect(copy.pragma('journal_mode', { simple: true })).toBe('delete');
   copy.close();
+  expect(fs.readdirSync(path.dirname(target))).toEqual(['backup.db']);
   expect(names.slice(0, 40)).toEqual(Array.from({ length: 40 }, (_, i) => `Before ${i}`));
   expect(Number(/(\d+) songs/.exec(result.stdout)![1])).toBe(names.length);
 

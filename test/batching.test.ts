@@ -158,3 +158,20 @@ test.each([2, 10, 50])(
     expect(Object.fromEntries(calls)).toEqual({ listSongs: 1, usageOfSongs: 2 });
   },
 );
+
+test.each([2, 10, 50])('licensing details of the songs of %i services are one store call, on Song and on SongUsage', async (n) => {
+  await seedServices(n);
+  const [first] = (await real.listSongs({}, { limit: 1 })).items;
+  await real.updateSong(first.id, { ccliNumber: '22025', copyright: 'Public Domain' });
+  calls.clear();
+  const data = await post('{ services { songs { id ccliNumber copyright } } }');
+  expect(data.services[0].songs[0]).toEqual({ id: first.id, ccliNumber: '22025', copyright: 'Public Domain' });
+  expect(Object.fromEntries(calls)).toEqual({ listServices: 1, setlistsForServices: 1, licensingOfSongs: 1 });
+
+  calls.clear();
+  const res = await fetch(`${server.url}/api/v1/reports/songUsage?includeUnsung=true`);
+  const rows = await res.json();
+  expect(rows).toHaveLength(n + SONGS_PER_SERVICE);
+  expect(rows.find((r: { song: { id: number } }) => r.song.id === first.id)).toMatchObject({ ccliNumber: '22025', copyright: 'Public Domain' });
+  expect(Object.fromEntries(calls)).toEqual({ songUsage: 1, licensingOfSongs: 1 });
+});

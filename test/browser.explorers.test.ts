@@ -37,6 +37,25 @@ describeWithBrowser('explorers in a real browser', (chromiumPath) => {
     expect([...new Set(tab.errors)]).toEqual([]);
   }
 
+  test('a browser opening / gets a page of links, and its Insights link opens the Insights page', async () => {
+    const { page } = tab;
+    await page.goto(`${s.url}/`, { waitUntil: 'networkidle0' });
+    expect(await page.title()).toBe('Worship records');
+    const links = await page.$$eval('main a', (as) => as.map((a) => [a.textContent, new URL((a as HTMLAnchorElement).href).pathname]));
+    expect(links).toEqual(
+      expect.arrayContaining([
+        ['Insights', '/insights'],
+        ['GraphiQL', '/graphiql'],
+        ['Swagger UI', '/api/v1/docs'],
+      ]),
+    );
+    await screenshot(page, 'home');
+    await Promise.all([page.waitForNavigation({ waitUntil: 'networkidle0' }), page.click('main a[href="/insights"]')]);
+    expect(new URL(page.url()).pathname).toBe('/insights');
+    expect(await page.$eval('h1', (h) => h.textContent)).toMatch(/\S/);
+    expectClean();
+  });
+
   test('Swagger UI lists every operation, and "Try it out" on GET /songs shows the answer', async () => {
     const { page } = tab;
     await page.goto(`${s.url}/api/v1/docs`, { waitUntil: 'networkidle0' });

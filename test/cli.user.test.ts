@@ -1,9 +1,11 @@
 /**
- * The operators' account tool (`npm run user`), run as a real process on a real SQLite file.
+ * The operators' account tool (`npm run user`), run as a real process on a real store: a SQLite
+ * file, or with TEST_STORE=neo4j the run's Neo4j.
  */
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { ADMIN, startTestServer, tempDbPath } from './helpers/server';
+import { selectTestStore, storeEnv } from './helpers/test-store';
 
 const ROOT = path.resolve(__dirname, '..');
 
@@ -12,13 +14,14 @@ function user(dbPath: string, args: string[], opts: { stdin?: string; env?: Reco
     cwd: ROOT,
     input: opts.stdin ?? '',
     encoding: 'utf8',
-    env: { PATH: process.env.PATH, SQLITE_PATH: dbPath, LOG_LEVEL: 'silent', ...opts.env },
+    env: { PATH: process.env.PATH, ...storeEnv(dbPath), LOG_LEVEL: 'silent', ...opts.env },
   });
   return { code: run.status, stdout: run.stdout.trim(), stderr: run.stderr.trim() };
 }
 
 test('creates an ADMIN from a piped password, lists it, and the account logs in over HTTP', async () => {
   const db = tempDbPath();
+  await selectTestStore(db);
   const created = user(db, ['create', '--username', 'operator', '--role', 'ADMIN'], { stdin: 'piped-password-1\n' });
   expect(created).toEqual({ code: 0, stdout: "created user 1 'operator' (ADMIN)", stderr: '' });
   expect(user(db, ['list']).stdout).toBe('1\toperator\tADMIN');
@@ -37,6 +40,7 @@ test('reset-password takes USER_PASSWORD, retires old tokens, and never echoes t
   const old = await s.adminToken();
   await s.close();
 
+  await selectTestStore(s.dbPath);
   const reset = user(s.dbPath, ['reset-password', '--username', ADMIN.username], { env: { USER_PASSWORD: 'brand-new-password' } });
   expect(reset.code).toBe(0);
   expect(reset.stdout + reset.stderr).not.toContain('brand-new-password');
@@ -50,8 +54,9 @@ test('reset-password takes USER_PASSWORD, retires old tokens, and never echoes t
   }
 });
 
-test('refuses what would break the rules, with one clear line and a non-zero exit', () => {
+test('refuses what would break the rules, with one clear line and a non-zero exit', async () => {
   const db = tempDbPath();
+  await selectTestStore(db);
   expect(user(db, ['create', '--username', 'solo', '--role', 'ADMIN'], { stdin: 'solo-password-1' }).code).toBe(0);
 
   const demote = user(db, ['set-role', '--username', 'solo', '--role', 'USER']);

@@ -60,6 +60,24 @@ describe('Dockerfile', () => {
     expect(dockerfile).toMatch(/^VOLUME \/app\/data$/m);
     expect(dockerfile).toMatch(/^USER node$/m);
   });
+
+  it('runs the service as node itself (PID 1), never through npm or a shell, so SIGTERM reaches it', () => {
+    const instructions = parseDockerfile(dockerfile);
+    expect(instructions.filter((i) => i.keyword === 'ENTRYPOINT')).toEqual([]);
+    const cmd = instructions.filter((i) => i.keyword === 'CMD');
+    expect(cmd).toHaveLength(1);
+    expect(JSON.parse(cmd[0].args)).toEqual(['node', 'dist/main.js']);
+    expect(instructions.find((i) => i.keyword === 'STOPSIGNAL')?.args).toBe('SIGTERM');
+  });
+});
+
+describe('npm start', () => {
+  // npm runs a script through `sh -c`; npm passes SIGTERM on to that shell, and a shell waiting on
+  // node dies without passing it further. `exec` makes node the process npm signals.
+  // test/start.e2e.test.ts runs it.
+  it('execs node, so the signal npm passes on reaches the service', () => {
+    expect(JSON.parse(read('package.json')).scripts.start).toMatch(/^exec node dist\/main\.js$/);
+  });
 });
 
 describe('docker-compose.yml', () => {
@@ -98,6 +116,104 @@ describe('docker-compose.yml', () => {
     expect(compose.services.neo4j.ports).toBeUndefined();
     expect(override.services.neo4j.ports).toEqual(['127.0.0.1:7474:7474', '127.0.0.1:7687:7687']);
     expect(compose.services.api.ports).toEqual(['4000:4000']);
+  });
+});
+
+/**
+ * The `replicas` profile (docs/operations.md, "Running several instances"): the migration as a
+ * step of its own, two API replicas sharing what must be shared, a Redis and a load balancer.
+ * Checked statically like the rest (no Docker engine here; the CI compose job runs the default
+ * profile).
+ */
+describe('docker-compose.yml: the replicas profile', () => {
+  const compose = parseYaml(read('docker-compose.yml'));
+  const services: Record<string, any> = compose.services;
+  const replicas = Object.keys(services).filter((name) => /^api-\d+$/.test(name));
+  const profiled = Object.keys(services).filter((name) => services[name].profiles);
+  const nginx = read('deploy/nginx-replicas.conf');
+  const SHARED = ['STORE', 'NEO4J_URI', 'NEO4J_PASSWORD_FILE', 'JWT_SECRET_FILE', 'REDIS_URL', 'MIGRATE_ON_START', 'TRUST_PROXY'];
+
+  it('adds two replicas, a Redis, the migration step and a load balancer, and leaves `docker compose up` as it was', () => {
+    expect(replicas).toEqual(['api-1', 'api-2']);
+    expect(profiled.sort()).toEqual(['api-1', 'api-2', 'lb', 'migrate', 'redis']);
+    for (const name of profiled) expect(services[name].profiles).toEqual(['replicas']);
+    expect(services.api.profiles).toBeUndefined();
+    expect(services.neo4j.profiles).toBeUndefined();
+  });
+
+  it('every replica shares the store (neo4j://), the signing secret and the Redis, and waits for the migration', () => {
+    for (const name of replicas) {
+      const r = services[name];
+      expect(r.image).toBe(services.api.image);
+      expect(r.env_file).toBe('.env');
+      expect(Object.keys(r.environment).sort()).toEqual([...SHARED].sort());
+      expect(r.environment).toMatchObject({
+        STORE: 'neo4j',
+        NEO4J_URI: 'neo4j://neo4j:7687',
+        JWT_SECRET_FILE: '/run/secrets/jwt_secret',
+        NEO4J_PASSWORD_FILE: '/run/secrets/neo4j_password',
+        REDIS_URL: 'redis://redis:6379',
+        MIGRATE_ON_START: 'false',
+        TRUST_PROXY: '1',
+      });
+      // Each setting is one the API reads, with a value it accepts.
+      expect(() => loadConfig({ ...r.environment, NEO4J_PASSWORD_FILE: undefined, JWT_SECRET_FILE: undefined })).not.toThrow();
+      expect(r.secrets.sort()).toEqual(['jwt_secret', 'neo4j_password']);
+      expect(r.depends_on).toEqual({
+        migrate: { condition: 'service_completed_successfully' },
+        redis: { condition: 'service_healthy' },
+      });
+      // Reached only through the load balancer; drained like `api`.
+      expect(r.ports).toBeUndefined();
+      expect(r.stop_grace_period).toBe(services.api.stop_grace_period);
+    }
+  });
+
+  it('the migration runs once as a step of its own, with the Neo4j settings only', () => {
+    const m = services.migrate;
+    expect(m.image).toBe(services.api.image);
+    expect(m.command).toEqual(['node', 'dist/cli/migrate-neo4j.js']);
+    expect(fs.existsSync(path.join(ROOT, 'src/cli/migrate-neo4j.ts'))).toBe(true);
+    expect(JSON.parse(read('package.json')).scripts['migrate:neo4j']).toBe('tsx src/cli/migrate-neo4j.ts');
+    expect(m.restart).toBe('no');
+    expect(m.depends_on).toEqual({ neo4j: { condition: 'service_healthy' } });
+    expect(m.environment).toEqual({ NEO4J_URI: 'neo4j://neo4j:7687', NEO4J_PASSWORD_FILE: '/run/secrets/neo4j_password' });
+    expect(m.secrets).toEqual(['neo4j_password']);
+  });
+
+  it('Redis: pinned, checked with PING, kept inside the Compose network, nothing persisted', () => {
+    const r = services.redis;
+    expect(r.image).toMatch(/^redis:7\.\d+(-alpine)?$/);
+    expect(r.healthcheck.test).toEqual(['CMD', 'redis-cli', 'ping']);
+    expect(r.ports).toBeUndefined();
+    expect(r.command).toEqual(['redis-server', '--save', '', '--appendonly', 'no']);
+  });
+
+  it('the load balancer: pinned nginx on port 4000, once every replica is healthy, over exactly the replicas', () => {
+    const lb = services.lb;
+    expect(lb.image).toMatch(/^nginx:1\.\d+(-alpine)?$/);
+    expect(lb.ports).toEqual(['4000:80']);
+    expect(lb.volumes).toEqual(['./deploy/nginx-replicas.conf:/etc/nginx/conf.d/default.conf:ro']);
+    expect(lb.depends_on).toEqual(Object.fromEntries(replicas.map((n) => [n, { condition: 'service_healthy' }])));
+    const upstream = /upstream worship_records \{([^}]*)\}/.exec(nginx)![1];
+    expect([...upstream.matchAll(/^\s*server ([\w-]+):(\d+)\b/gm)].map((m) => `${m[1]}:${m[2]}`)).toEqual(replicas.map((n) => `${n}:4000`));
+    expect(nginx).toMatch(/proxy_pass http:\/\/worship_records;/);
+    // TRUST_PROXY=1 reads the last X-Forwarded-For entry: the one nginx appends.
+    expect(nginx).toMatch(/proxy_set_header X-Forwarded-For \$proxy_add_x_forwarded_for;/);
+    // Upstream keep-alive needs HTTP/1.1 without "Connection: close".
+    expect(nginx).toMatch(/proxy_http_version 1\.1;/);
+    expect(nginx).toMatch(/proxy_set_header Connection "";/);
+    expect(nginx).not.toMatch(/non_idempotent/);
+    expect(read('.dockerignore').split('\n')).toContain('deploy');
+  });
+
+  it('every dependency and secret named exists, and Neo4j advertises an address the other containers reach', () => {
+    for (const [name, service] of Object.entries(services)) {
+      for (const dep of Object.keys(service.depends_on ?? {})) expect([name, dep, dep in services]).toEqual([name, dep, true]);
+      for (const secret of service.secrets ?? []) expect([name, secret, secret in compose.secrets]).toEqual([name, secret, true]);
+    }
+    expect(services.neo4j.environment.NEO4J_server_default__advertised__address).toBe('neo4j');
+    expect(read('docker-compose.yml')).not.toMatch(/bolt:\/\//);
   });
 });
 

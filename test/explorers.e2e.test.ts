@@ -29,6 +29,59 @@ test.each(['/', '/api/v1', '/api/v1/'])('%s answers a JSON index of every entry 
   }
 });
 
+describe('GET / by content negotiation', () => {
+  const INDEX = {
+    name: 'worship-records',
+    description: 'Records of worship songs and the church services they are sung in',
+    links: {
+      rest: '/api/v1',
+      docs: '/api/v1/docs',
+      openapi: '/api/v1/openapi.json',
+      graphql: '/graphql',
+      graphiql: '/graphiql',
+      health: '/healthz',
+      ready: '/readyz',
+    },
+  };
+
+  test.each([
+    ['Accept: */*, as curl and fetch send', '*/*'],
+    ['Accept: application/json', 'application/json'],
+    ['JSON preferred over HTML', 'application/json, text/html;q=0.9'],
+  ])('%s gets the JSON index, exactly', async (_label, accept) => {
+    const res = await s.raw('GET', '/', { headers: { accept } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(res.headers.get('vary')).toMatch(/\bAccept\b/);
+    expect(res.body).toEqual(INDEX);
+  });
+
+  test('a browser gets an HTML page linking Insights, GraphiQL, Swagger UI and the OpenAPI document', async () => {
+    const res = await s.raw('GET', '/', { headers: { accept: BROWSER_ACCEPT } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(res.headers.get('vary')).toMatch(/\bAccept\b/);
+    expect(res.headers.get('content-security-policy')).toBe(CSP);
+    const hrefs = [...res.text.matchAll(/<a href="([^"]+)">([^<]+)<\/a>/g)].map(([, href, text]) => [text, href]);
+    expect(hrefs).toEqual([
+      ['Insights', '/insights'],
+      ['GraphiQL', '/graphiql'],
+      ['Swagger UI', '/api/v1/docs'],
+      ['OpenAPI document', '/api/v1/openapi.json'],
+      ['Liveness', '/healthz'],
+      ['readiness', '/readyz'],
+    ]);
+    expect(res.text).toContain('docs/API.md');
+    expect(res.text).not.toMatch(/https?:\/\//);
+    for (const [, href] of hrefs) expect([href, (await s.raw('GET', href, { headers: { accept: BROWSER_ACCEPT } })).status]).toEqual([href, 200]);
+  });
+
+  test('/api/v1 stays JSON for a browser too: it is the REST API root', async () => {
+    const res = await s.raw('GET', '/api/v1', { headers: { accept: BROWSER_ACCEPT } });
+    expect(res.body).toEqual(INDEX);
+  });
+});
+
 test.each([
   ['/api/v1/docs', 'text/html', 'swagger-ui-bundle.js'],
   ['/api/v1/docs/swagger-init.js', 'text/javascript', "url: '/api/v1/openapi.json'"],

@@ -27,7 +27,8 @@ let admin: string;
 let userToken: string;
 
 beforeAll(async () => {
-  s = await startTestServer({ LOGIN_MAX_FAILURES: '1000' });
+  // A budget no run spends (FUZZ_RUNS=1000 sends thousands of requests from one address).
+  s = await startTestServer({ LOGIN_MAX_FAILURES: '1000', RATE_LIMIT_POINTS: '1000000' });
   admin = await s.adminToken();
   userToken = (await s.createUser('fuzz-user')).token;
   const songs: number[] = [];

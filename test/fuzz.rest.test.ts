@@ -61,7 +61,9 @@ async function snapshot() {
 }
 
 beforeAll(async () => {
-  s = await startTestServer({ LOG_LEVEL: 'error' }, { write: (line: string) => void errorLogs.push(line) });
+  // The rate limits stay in the path, with a budget no run spends: a spent budget would turn the
+  // rest of the run into 429s, which the contract allows and which would test nothing.
+  s = await startTestServer({ LOG_LEVEL: 'error', RATE_LIMIT_POINTS: '1000000' }, { write: (line: string) => void errorLogs.push(line) });
   tokens.admin = await s.adminToken();
   await s.createUser('fuzz-user-1');
   tokens.user = (await s.createUser('fuzz-user-2')).token;
@@ -361,6 +363,9 @@ const SHAPES: Record<string, Record<string, (v: unknown) => boolean>> = {
   },  // Analytics: counts are whole numbers from 0, dates epoch ms or null.
   SongUsage: {
     song: (v) => hasShape(v, 'Song'),
+    // The song's licensing details, beside it (the song record stays three fields).
+    ccliNumber: (v) => v === null || (typeof v === 'string' && /^\d{1,10}$/.test(v)),
+    copyright: (v) => v === null || (isString(v) && (v as string).length <= 500),
     timesSung: isCount,
     firstSung: isDateOrNull,
     lastSung: isDateOrNull,
@@ -372,6 +377,18 @@ const SHAPES: Record<string, Record<string, (v: unknown) => boolean>> = {
   SongPairing: { song: (v) => hasShape(v, 'Song'), together: isCount, jaccard: (v) => typeof v === 'number' && v >= 0 && v <= 1 },
   UsageBucket: { start: (v) => Number.isSafeInteger(v), services: isCount, performances: isCount, distinctSongs: isCount },
   ArtistUsage: { artist: isString, timesSung: isCount, songs: isCount },
+  SungOften: {
+    services: isCount,
+    firstService: isDateOrNull,
+    lastService: isDateOrNull,
+    songs: (v) => Array.isArray(v) && v.every((e) => hasShape(e, 'SongShare')),
+  },
+  SongShare: {
+    song: (v) => hasShape(v, 'Song'),
+    timesSung: (v) => isCount(v) && (v as number) > 0,
+    share: (v) => typeof v === 'number' && v > 0 && v <= 1,
+    lastSung: (v) => Number.isSafeInteger(v),
+  },
 };
 
 function hasShape(value: unknown, type: string): boolean {

@@ -3,6 +3,7 @@ import { buildSchema } from '../src/graphql/schema';
 import { openApiDocument } from '../src/rest/openapi';
 import { createSofaRouter } from '../src/rest/sofa';
 import { CALL_LOG_ENV, readCalls } from './helpers/api-calls';
+import { stopLocalNeo4jForRun } from './helpers/neo4j';
 import { invalidBodies, undocumentedStatuses } from './helpers/openapi-coverage';
 
 /**
@@ -13,6 +14,7 @@ import { invalidBodies, undocumentedStatuses } from './helpers/openapi-coverage'
  * names each undocumented status and each body the document does not describe.
  */
 export default async function globalTeardown(): Promise<void> {
+  await stopLocalNeo4jForRun();
   const dir = process.env[CALL_LOG_ENV];
   if (!dir) return;
   try {

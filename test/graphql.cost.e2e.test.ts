@@ -1,9 +1,9 @@
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { parse, validate } from 'graphql';
 import { buildSchema } from '../src/graphql/schema';
 import { startTestServer, tempDbPath, type Reply, type TestServer } from './helpers/server';
+import { seedTestStore } from './helpers/test-store';
 
 /**
  * The GraphQL cost limit over real HTTP, on the demo data (docs/API.md, GraphQL: Limits): list
@@ -21,11 +21,7 @@ let dbPath: string;
 
 beforeAll(async () => {
   dbPath = tempDbPath();
-  execFileSync(path.join(ROOT, 'node_modules', '.bin', 'tsx'), ['src/cli/seed.ts'], {
-    cwd: ROOT,
-    env: { ...process.env, SQLITE_PATH: dbPath, STORE: 'sqlite', LOG_LEVEL: 'silent' },
-    stdio: 'pipe',
-  });
+  await seedTestStore(dbPath);
   s = await startTestServer({ SQLITE_PATH: dbPath });
 }, 120_000);
 afterAll(() => s.close());
@@ -189,7 +185,7 @@ describe('every documented query stays under the default limit', () => {
       sent.push((JSON.parse(init.body) as { query: string }).query);
       return fetch(`${s.url}${url}`, { method: 'POST', body: init.body, headers: init.headers });
     };
-    const api = new Function('fetch', `${js('api.js').replace(/^export /gm, '')}\nreturn { topSongs, timeline, notSungSince, newSongs, sungWith, anySongs, songStory };`)(
+    const api = new Function('fetch', `${js('api.js').replace(/^export /gm, '')}\nreturn { topSongs, timeline, notSungSince, newSongs, sungWith, anySongs, anyServices, sungOften, songStory };`)(
       fetchToServer,
     ) as Record<string, (...args: unknown[]) => Promise<unknown>>;
     const constant = (name: string) => Number(new RegExp(`const ${name} = (\\d+);`).exec(js('main.js'))![1]);
@@ -203,11 +199,13 @@ describe('every documented query stays under the default limit', () => {
       await api.sungWith(1, w, 1000);
       await api.sungWith(1, w, constant('WITH_LIMIT'));
       await api.songStory(1, w);
+      await api.sungOften(w, 1000, 0);
+      await api.anyServices((w as { serviceTypes?: string[] }).serviceTypes);
     }
     await api.notSungSince('2026-01-01', ['SUN_PM']);
     await api.notSungSince('2026-01-01', undefined);
     await api.anySongs();
     // A refused query throws ApiError above; here, that every view was asked.
-    expect(sent.length).toBe(windows.length * 7 + 3);
+    expect(sent.length).toBe(windows.length * 9 + 3);
   });
 });

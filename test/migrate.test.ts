@@ -81,6 +81,15 @@ describe('npm run migrate, SQLite file to SQLite file', () => {
         [2, 3, 1, 4],
       ]);
       expect(((await store.songsByArtistKey('beyonc\u00e9', {})).items).map((s) => s.id)).toEqual([2]);
+      // Licensing details, whole and partial; the deleted song's went with it.
+      expect(copy.licensing).toHaveLength(2);
+      expect(await store.licensingOfSongs([1, 2, 3, 4])).toEqual([
+        { ccliNumber: '22025', copyright: 'Public Domain' },
+        { ccliNumber: null, copyright: 'Words: Mary Byrne, 1905' },
+        { ccliNumber: null, copyright: null },
+        null,
+      ]);
+      expect((await store.listSongs({ search: '22025' }, {})).items.map((s) => s.id)).toEqual([1]);
       expect(await store.credentialsByUsername('admin')).toEqual({
         id: 1,
         username: 'Admin',
@@ -125,6 +134,20 @@ describe('npm run migrate, SQLite file to SQLite file', () => {
     await migrate(['--from', 'sqlite', '--from-path', source, '--to', 'json', '--to-path', json], {}, quiet);
     await migrate(['--from', 'json', '--from-path', json, '--to', 'sqlite', '--to-path', back], {}, quiet);
     expect(await exportOf(back)).toEqual(sourceSnapshot);
+  });
+
+  it('reads a version 1 JSON snapshot (before licensing details): the songs it holds then have none', async () => {
+    const json = path.join(dir, 'version-1.json');
+    const { licensing: _, ...older } = sourceSnapshot;
+    fs.writeFileSync(json, JSON.stringify({ ...older, version: 1 }));
+    const target = path.join(dir, 'from-version-1.db');
+    // The target already holds the licensing details of song 1, which the older snapshot lacks.
+    await migrate(['--from', 'sqlite', '--from-path', source, '--to', 'sqlite', '--to-path', target], {}, quiet);
+    const report = await migrate(['--from', 'json', '--from-path', json, '--to', 'sqlite', '--to-path', target], {}, quiet);
+    expect(report.written).toEqual({ songs: 3, services: 2, links: 4, users: 2 });
+    const copy = await exportOf(target);
+    expect(copy.licensing).toEqual([]);
+    expect({ ...copy, licensing: undefined, version: 1 }).toEqual({ ...older, licensing: undefined, version: 1 });
   });
 
   it('reads SQLITE_PATH when no path is given', async () => {

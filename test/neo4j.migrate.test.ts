@@ -1,8 +1,8 @@
 /**
  * The migration round trip SQLite -> Neo4j -> SQLite through the real `npm run migrate` code, on
  * the Neo4j at NEO4J_URI (which it empties first). Runs under `npm run test:neo4j` (which starts a
- * Neo4j container when Docker is there) or any jest run with NEO4J_URI set; otherwise it reports
- * itself as skipped, saying why.
+ * Neo4j in Docker or with the local launcher when NEO4J_URI is not set) or any jest run with
+ * NEO4J_URI set; otherwise it reports itself as skipped, saying why.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -15,7 +15,7 @@ import { SqliteStore } from '../src/store/sqlite/store';
 import { populateRichly } from './helpers/rich-data';
 
 const quiet = { info: () => undefined, warn: () => undefined };
-const SKIPPED = 'Neo4j migration round trip SKIPPED: NEO4J_URI is not set (npm run test:neo4j starts a Neo4j when Docker is available)';
+const SKIPPED = 'Neo4j migration round trip SKIPPED: NEO4J_URI is not set (npm run test:neo4j starts one: in Docker, or with the local launcher)';
 
 if (!process.env.NEO4J_URI) {
   console.warn(SKIPPED);

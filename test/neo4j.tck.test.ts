@@ -60,7 +60,10 @@ const cases: [string, () => Promise<unknown>][] = [
   ['songsByIds', () => store.songsByIds([3, 99, 1])],
   ['songsByArtistKey', () => store.songsByArtistKey('amy', { limit: 10 })],
   ['createSong (artist keys distinct and sorted)', () => store.createSong({ name: 'New', artists: ['Zed', 'amy ', 'Amy', 'Bea'] })],
+  ['createSong (with licensing details)', () => store.createSong({ name: 'New', artists: [], ccliNumber: '22025', copyright: 'Public Domain' })],
+  ['licensingOfSongs', () => store.licensingOfSongs([3, 99, 1])],
   ['updateSong (name only)', () => store.updateSong(1, { name: 'A' })],
+  ['updateSong (a CCLI number set, the copyright removed)', () => store.updateSong(1, { ccliNumber: '4348399', copyright: null })],
   ['updateSong (artists)', () => store.updateSong(1, { artists: ['Yan', 'Xia'] })],
   ['deleteSong (in two setlists)', () => store.deleteSong(2)],
   ['deleteSong (opened a setlist: the next song opens it now)', () => store.deleteSong(1)],
@@ -114,7 +117,7 @@ const cases: [string, () => Promise<unknown>][] = [
     'importCatalogue (links created last, after every lock)',
     () =>
       store.importCatalogue({
-        songs: [{ name: 'e', artists: ['Amy'] }],
+        songs: [{ name: 'e', artists: ['Amy'], ccliNumber: '123' }],
         services: [
           { service: { date: 1_701_000_000_000, serviceType: 'SUN_PM' }, songIds: [3, 1] },
           { service: { date: 1_702_000_000_000, serviceType: 'WED' }, songIds: [] },
@@ -134,6 +137,16 @@ const cases: [string, () => Promise<unknown>][] = [
         null,
       ),
   ],
+  // Analytics whose Cypher is pinned here too (the rest: the analytics contract and the linter).
+  [
+    'songUsage (new songs, all time, every type: newest first)',
+    () => store.songUsage({ window: { from: null, to: null, serviceTypes: ['SUN_AM', 'SUN_PM', 'WED'] }, sort: 'FIRST_SUNG', includeUnsung: false, firstIn: { from: 1_600_000_000_000, to: null } }),
+  ],
+  [
+    'songUsage (new songs, some types: newest first)',
+    () => store.songUsage({ window: { from: null, to: null, serviceTypes: ['WED'] }, sort: 'FIRST_SUNG', includeUnsung: false, firstIn: { from: null, to: null } }),
+  ],
+  ['songsSungOften', () => store.songsSungOften({ to: 1_700_600_000_000, serviceTypes: ['SUN_AM', 'WED'], lastServices: 12, moreThanPercent: 50 })],
 ];
 
 describe.each(cases)('%s', (_name, operation) => {

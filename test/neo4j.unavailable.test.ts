@@ -6,7 +6,7 @@
 import net from 'node:net';
 import { StoreUnavailableError } from '../src/errors';
 import { connectNeo4j } from '../src/store/neo4j/connect';
-import { createNeo4jDriver } from '../src/store/neo4j/driver';
+import { NEO4J_TIMEOUTS, createNeo4jDriver } from '../src/store/neo4j/driver';
 import { Neo4jStore } from '../src/store/neo4j/store';
 
 /** A port nothing listens on: bind an ephemeral one, then release it. */
@@ -48,9 +48,11 @@ async function timed(promise: Promise<unknown>): Promise<{ error: unknown; ms: n
 }
 
 describe('Neo4j store without a reachable Neo4j', () => {
-  it('answers UNAVAILABLE within seconds when the connection is refused (default timeouts)', async () => {
+  it('answers UNAVAILABLE, with Retry-After, within seconds when the connection is refused (a 2 s retry budget)', async () => {
     const port = await closedPort();
-    const store = new Neo4jStore(createNeo4jDriver({ uri: `bolt://127.0.0.1:${port}`, user: 'neo4j', password: PASSWORD }));
+    const store = new Neo4jStore(
+      createNeo4jDriver({ uri: `bolt://127.0.0.1:${port}`, user: 'neo4j', password: PASSWORD, maxRetryTimeMs: 2_000 }),
+    );
     try {
       const calls: (() => Promise<unknown>)[] = [
         () => store.listSongs({}, {}),
@@ -61,11 +63,35 @@ describe('Neo4j store without a reachable Neo4j', () => {
         const { error, ms } = await timed(call());
         expect(error).toBeInstanceOf(StoreUnavailableError);
         expect((error as StoreUnavailableError).code).toBe('UNAVAILABLE');
+        expect((error as StoreUnavailableError).retryAfter).toBe(5);
         expect(ms).toBeLessThan(6_000);
       }
     } finally {
       await store.close();
     }
+  }, 40_000);
+
+  it('keeps retrying a refused connection for the retry budget (NEO4J_RETRY_SECONDS), and no longer', async () => {
+    const port = await closedPort();
+    const budget = async (maxRetryTimeMs: number) => {
+      const store = new Neo4jStore(createNeo4jDriver({ uri: `bolt://127.0.0.1:${port}`, user: 'neo4j', password: PASSWORD, maxRetryTimeMs }));
+      try {
+        return await timed(store.songsByIds([1]));
+      } finally {
+        await store.close();
+      }
+    };
+    // No budget: the first failure (or the one retry already scheduled) is the answer.
+    const none = await budget(0);
+    expect(none.error).toBeInstanceOf(StoreUnavailableError);
+    expect(none.ms).toBeLessThan(2_500);
+    // 6 s: retried after about 1, 3 and 7 s (the driver doubles its wait, with 20% jitter) until
+    // the budget is spent. The default, 30 s, is sized for a cluster's leader election.
+    const six = await budget(6_000);
+    expect(six.error).toBeInstanceOf(StoreUnavailableError);
+    expect(six.ms).toBeGreaterThanOrEqual(5_000);
+    expect(six.ms).toBeLessThan(12_000);
+    expect(NEO4J_TIMEOUTS.maxRetryTimeMs).toBe(30_000);
   }, 40_000);
 
   it('answers UNAVAILABLE instead of hanging when the server accepts but never answers', async () => {

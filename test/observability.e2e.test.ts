@@ -186,6 +186,45 @@ describe('GET /metrics', () => {
     expect(sampleValue(samples, 'process_resident_memory_bytes')).toBeGreaterThan(0);
     expect(types.get('nodejs_eventloop_lag_seconds')).toBe('gauge');
   });
+
+  it('labels the pages and their files by their route: only paths that exist nowhere are unmatched', async () => {
+    const before = parsePrometheus((await s.raw('GET', '/metrics')).text).samples;
+    const served: [path: string, route: string][] = [
+      ['/insights', '/insights'],
+      ['/insights/assets/echarts.min.js', '/insights/assets/*'],
+      ['/insights/assets/js/main.js', '/insights/assets/*'],
+      ['/insights/assets/insights.css', '/insights/assets/*'],
+      ['/api/v1/docs', '/api/v1/docs/'],
+      ['/api/v1/docs/swagger-ui-bundle.js', '/api/v1/docs/swagger-ui-bundle.js'],
+      ['/graphiql', '/graphiql/'],
+      ['/graphiql/graphiql.min.js', '/graphiql/graphiql.min.js'],
+    ];
+    for (const [path] of served) expect([path, (await s.raw('GET', path)).status]).toEqual([path, 200]);
+    // A missing file in the assets folder is that folder's 404, not a new label per name.
+    expect((await s.raw('GET', '/insights/assets/made-up-1.js')).status).toBe(404);
+    expect((await s.raw('GET', '/insights/assets/made-up-2.js')).status).toBe(404);
+    expect((await s.raw('GET', '/no/such/page')).status).toBe(404);
+
+    const { samples } = parsePrometheus((await s.raw('GET', '/metrics')).text);
+    const delta = (l: Record<string, string>) => sampleValue(samples, 'http_requests_total', l) - sampleValue(before, 'http_requests_total', l);
+    expect(delta({ method: 'GET', route: 'unmatched', status: '200' })).toBe(0);
+    expect(delta({ method: 'GET', route: 'unmatched', status: '404' })).toBe(1);
+    expect(delta({ method: 'GET', route: '/insights/assets/*', status: '200' })).toBe(3);
+    expect(delta({ method: 'GET', route: '/insights/assets/*', status: '404' })).toBe(2);
+    for (const [path, route] of served.filter(([, r]) => r !== '/insights/assets/*')) {
+      expect([path, delta({ method: 'GET', route, status: '200' })]).toEqual([path, 1]);
+    }
+    expect(samples.filter((x) => x.name === 'http_requests_total' && x.labels.route.includes('made-up'))).toEqual([]);
+  });
+
+  it('never sends X-Powered-By: not on /metrics, the pages, the API or a 404', async () => {
+    for (const path of ['/metrics', '/', '/healthz', '/insights', '/insights/assets/insights.css', '/graphiql', '/api/v1/songs', '/no/such/page']) {
+      const res = await s.raw('GET', path);
+      expect([path, res.headers.get('x-powered-by')]).toEqual([path, null]);
+    }
+    const graphql = await s.raw('POST', '/graphql', { body: { query: '{ __typename }' } });
+    expect(graphql.headers.get('x-powered-by')).toBeNull();
+  });
 });
 
 describe('METRICS_TOKEN', () => {
@@ -201,6 +240,7 @@ describe('METRICS_TOKEN', () => {
     expect(none.status).toBe(401);
     expect(none.body.error.code).toBe('UNAUTHENTICATED');
     expect(none.headers.get('www-authenticate')).toBe('Bearer');
+    expect(none.headers.get('x-powered-by')).toBeNull();
     expect((await guarded.raw('GET', '/metrics', { token: METRICS_TOKEN + 'x' })).status).toBe(401);
     expect((await guarded.raw('GET', '/metrics', { token: await guarded.adminToken() })).status).toBe(401);
     const ok = await guarded.raw('GET', '/metrics', { token: METRICS_TOKEN });

@@ -36,6 +36,10 @@ describe('the token is verified once per request', () => {
     ['REST, a write (access, resolver and audit ask)', () => s.api('POST', '/songs', { token, body: { name: 'Once', artists: [] } })],
     ['GraphQL, a field that needs a login', () => s.gql('{ me { id } }', {}, token)],
     ['GraphQL, a write', () => s.gql('mutation { createService(date: 1, serviceType: WED) { id } }', {}, token)],
+    // The request rate limit keys its count by the caller: it asks too, on arrival and, for a
+    // report, again when it charges the report's weight.
+    ['REST, a report', () => s.api('GET', '/reports/artists', { token })],
+    ['GraphQL, a report field', () => s.gql('{ artistUsage { artist } }', {}, token)],
   ])('%s', async (_name, request) => {
     const { reply, calls } = await counting(TokenService.prototype, 'verify', request);
     expect(reply.status).toBeLessThan(300);

@@ -68,10 +68,12 @@ describe('operations', () => {
     else expect(op.responses['404']).toBeUndefined();
   });
 
-  test('401 carries WWW-Authenticate; login documents 401 and 429 with Retry-After', () => {
+  test('401 carries WWW-Authenticate; every operation documents 429 with Retry-After (the rate limits; login also counts failures)', () => {
     const login = opOf('POST', '/users/login');
     expect(Object.keys(login.responses)).toEqual(expect.arrayContaining(['200', '401', '429']));
+    for (const route of ROUTES) expect([route.method, route.path, opOf(route.method, route.path).responses['429']]).toEqual([route.method, route.path, { $ref: '#/components/responses/RateLimited' }]);
     expect(doc.components.responses.RateLimited.headers['Retry-After']).toBeDefined();
+    expect(Object.keys(doc.components.responses.RateLimited.headers)).toEqual(['Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']);
     expect(doc.components.responses.Unauthenticated.headers['WWW-Authenticate']).toBeDefined();
   });
 
@@ -100,9 +102,9 @@ describe('observed statuses are documented (the check test/global-teardown.ts ru
     expect(verdictOf(doc, { method: 'GET', path: '/users/me', status: 401 })?.operation).toBe('me');
     expect(verdictOf(doc, { method: 'HEAD', path: '/songs/7', status: 200 })?.operation).toBe('song');
     expect(verdictOf(doc, { method: 'GET', path: '/songs/forService/3', status: 200 })?.operation).toBe('songsForService');
-    expect(verdictOf(doc, { method: 'PATCH', path: '/songs/1', status: 405 })?.documented).toEqual(['405', '400']);
-    expect(verdictOf(doc, { method: 'OPTIONS', path: '/songs', status: 204 })?.documented).toEqual(['204', '400']);
-    expect(verdictOf(doc, { method: 'GET', path: '/nope', status: 404 })?.documented).toEqual(['404', '400']);
+    expect(verdictOf(doc, { method: 'PATCH', path: '/songs/1', status: 405 })?.documented).toEqual(['405', '400', '429']);
+    expect(verdictOf(doc, { method: 'OPTIONS', path: '/songs', status: 204 })?.documented).toEqual(['204', '400', '429']);
+    expect(verdictOf(doc, { method: 'GET', path: '/nope', status: 404 })?.documented).toEqual(['404', '400', '429']);
     expect(verdictOf(doc, { method: 'GET', path: '/openapi.json', status: 200 })).toBeUndefined();
   });
 
@@ -122,8 +124,8 @@ describe('observed statuses are documented (the check test/global-teardown.ts ru
       { method: 'PATCH', path: '/songs', status: 404 },
     ];
     expect(undocumentedStatuses(doc, calls)).toEqual([
-      'GET /api/v1/songs answered 409; songs documents 200, 400, 413, 500, 503',
-      'PATCH /api/v1/songs answered 404; (other method) documents 405, 400',
+      'GET /api/v1/songs answered 409; songs documents 200, 400, 413, 429, 500, 503',
+      'PATCH /api/v1/songs answered 404; (other method) documents 405, 400, 429',
     ]);
   });
 

@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { freePort, listening, logRecords, run, type Run } from './helpers/process';
 import { tempDbPath } from './helpers/server';
 
@@ -75,6 +77,12 @@ describe('a server process on one database, started twice', () => {
     const records = logRecords(r.output.stdout);
     const messages = records.map((rec) => rec.msg);
     expect(messages).toContain(`listening on http://localhost:${port}`);
+    // Where to point a browser is in the startup line.
+    expect(records.find((rec) => rec.msg === `listening on http://localhost:${port}`)).toMatchObject({
+      insights: `http://localhost:${port}/insights`,
+      rest: `http://localhost:${port}/api/v1`,
+      graphql: `http://localhost:${port}/graphql`,
+    });
     expect(messages).toContain('created the ADMIN user from ADMIN_USERNAME');
     expect(messages).toContain('shutting down');
     expect(r.output.stderr).toBe('');
@@ -108,6 +116,53 @@ describe('a server process on one database, started twice', () => {
     }
     expect(logRecords(r.output.stdout).map((rec) => rec.msg)).not.toContain('created the ADMIN user from ADMIN_USERNAME');
   });
+});
+
+describe('without JWT_SECRET, a restart keeps every token', () => {
+  test('the generated secret is kept beside the database (0600), named in the log, and signs across restarts', async () => {
+    const dbPath = tempDbPath();
+    const kept = path.join(path.dirname(dbPath), 'jwt-secret');
+    const env = { SQLITE_PATH: dbPath, LOG_LEVEL: 'info', ADMIN_USERNAME: 'root-admin', ADMIN_PASSWORD: PASSWORD_A };
+    const start = async () => {
+      const port = await freePort();
+      const r = run({ ...env, PORT: String(port) });
+      await listening(r);
+      return { r, base: `http://127.0.0.1:${port}` };
+    };
+    const me = (base: string, token: string) => fetch(`${base}/api/v1/users/me`, { headers: { authorization: `Bearer ${token}` } });
+
+    const old = process.umask(0o022);
+    let first;
+    try {
+      first = await start();
+    } finally {
+      process.umask(old);
+    }
+    const token = (await login(first.base, 'root-admin', PASSWORD_A)).body.token as string;
+    expect((await me(first.base, token)).status).toBe(200);
+    expect(await stop(first.r)).toEqual({ code: 0, signal: null });
+    expect(fs.statSync(kept).mode & 0o777).toBe(0o600);
+    const secret = fs.readFileSync(kept, 'utf8');
+    expect(secret.length).toBeGreaterThanOrEqual(32);
+
+    const second = await start();
+    try {
+      const res = await me(second.base, token);
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as any).username).toBe('root-admin');
+    } finally {
+      expect(await stop(second.r)).toEqual({ code: 0, signal: null });
+    }
+
+    const [made, reused] = [first.r, second.r].map((r) => logRecords(r.output.stdout).find((rec) => 'created' in rec));
+    expect(made).toMatchObject({ level: 40, file: kept, created: true });
+    expect(made!.msg).toContain(kept);
+    expect(reused).toMatchObject({ level: 40, file: kept, created: false, msg: `JWT_SECRET is not set: using the secret kept in ${kept}` });
+    for (const r of [first.r, second.r]) {
+      expect(r.output.stdout).not.toContain(secret);
+      expect(r.output.stderr).not.toContain(secret);
+    }
+  }, 60_000);
 });
 
 describe('startup refuses bad configuration with one clear line', () => {

@@ -108,6 +108,23 @@ describe('every /api/v1 answer: JSON, CORS and security headers', () => {
     expect(limited.headers.get('access-control-allow-origin')).toBe('*');
   });
 
+  test('TRUST_PROXY=1 (one load balancer in front): failed logins count per forwarded client address', async () => {
+    const behindOne = await startTestServer({ TRUST_PROXY: '1', LOGIN_MAX_FAILURES: '1' });
+    try {
+      const attempt = (address: string) =>
+        behindOne.api('POST', '/users/login', {
+          body: { username: 'admin', password: 'wrong-password' },
+          headers: { 'x-forwarded-for': address },
+        });
+      expectError(await attempt('192.0.2.10'), 401, 'UNAUTHENTICATED');
+      expectError(await attempt('192.0.2.10'), 429, 'RATE_LIMITED');
+      // Another client behind the same balancer is not locked out by the first one's failures.
+      expectError(await attempt('192.0.2.11'), 401, 'UNAUTHENTICATED');
+    } finally {
+      await behindOne.close();
+    }
+  });
+
   test('a 401 asks for a Bearer token', async () => {
     const res = await s.api('GET', '/users/me');
     expectError(res, 401, 'UNAUTHENTICATED');
@@ -315,7 +332,15 @@ describe('health', () => {
       // ...and requests that need it answer 503 UNAVAILABLE rather than a 500.
       const api = await fetch(`${server.url}/api/v1/songs`);
       expect(api.status).toBe(503);
+      expect(api.headers.get('retry-after')).toBe('5');
       expect((await api.json()).error.code).toBe('UNAVAILABLE');
+      // GraphQL carries the same advice in the error's extensions.
+      const gql = await fetch(`${server.url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query: '{ songs { id } }' }),
+      });
+      expect((await gql.json()).errors[0].extensions).toEqual({ code: 'UNAVAILABLE', retryAfter: 5 });
     } finally {
       await server.close();
     }

@@ -1,14 +1,13 @@
 /**
  * Search input can never become query syntax: any text (fast-check's full Unicode strings plus
- * FTS5/Lucene operators) runs against the real FTS5 index without an error, and the Lucene query
- * built for Neo4j holds only `+word` terms of letters and digits, the last with `*`.
+ * FTS5/Lucene operators) runs against the store's real full-text index without an error (SQLite's
+ * FTS5, or with TEST_STORE=neo4j Neo4j's Lucene index), and the Lucene query built for Neo4j holds
+ * only `+word` terms of letters and digits, the last with `*`.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import fc from 'fast-check';
 import { fts5Query, luceneQuery } from '../src/domain/search';
-import { SqliteStore } from '../src/store/sqlite/store';
+import type { Store } from '../src/store/types';
+import { openTestStore, testStoreKind, type OpenedStore } from './helpers/test-store';
 
 const SYNTAX = ['"', '*', '^', ':', '(', ')', 'NEAR', 'AND', 'OR', 'NOT', '-', '+', '~', '\\', '/', '[', ']', '{', '}', '!', '?', '&&', '||', "'"];
 const text = fc.oneof(
@@ -16,20 +15,17 @@ const text = fc.oneof(
   fc.array(fc.oneof(fc.constantFrom(...SYNTAX), fc.string({ maxLength: 6 })), { maxLength: 12 }).map((p) => p.join(' ')),
 );
 
-let dir: string;
-let store: SqliteStore;
+let opened: OpenedStore;
+let store: Store;
 beforeAll(async () => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'search-'));
-  store = new SqliteStore(path.join(dir, 'songs.db'));
+  opened = await openTestStore();
+  store = opened.store;
   await store.createSong({ name: 'Alas! And Did My Savior Bleed?', artists: ['Isaac Watts'] });
   await store.createSong({ name: 'NEAR the Cross (AND "more")', artists: ['Fanny Crosby'] });
 });
-afterAll(async () => {
-  await store.close();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => opened.close());
 
-test('any search text runs on FTS5 without an error', async () => {
+test(`any search text runs on the ${testStoreKind()} full-text index without an error`, async () => {
   await fc.assert(
     fc.asyncProperty(text, async (q) => {
       const page = await store.listSongs({ search: q }, { limit: 5 });

@@ -1,7 +1,8 @@
 /**
  * Versioned SQLite migrations on a file written by an older version: migration 2 turns setlist
  * positions into places 1..n (docs/API.md), keeping each setlist's order (position, then link
- * order), and leaves everything else as it was.
+ * order), and leaves everything else as it was; the relation-page migration adds the index a
+ * song's page of services is read from.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -81,4 +82,35 @@ test('migration 2 renumbers every setlist to 1..n in its old order, and is recor
 test('migration 1 is never edited: versions are 1, 2, ... in order', () => {
   expect(MIGRATIONS.map((m) => m.version)).toEqual(MIGRATIONS.map((_, i) => i + 1));
   expect(MIGRATIONS[0].description).toBe('songs, services, PERFORMED_IN links, users');
+});
+
+test('the relation-page migration indexes each song\'s links by date on a file written before it, and pages from it', async () => {
+  const migration = MIGRATIONS.find((m) => m.sql.includes('performed_in_song_date'))!;
+  // A file as the release before it left it: the same schema without the index and its record.
+  const file = path.join(dir, `before-relation-index-${Date.now()}.db`);
+  const writer = new SqliteStore(file);
+  const song = await writer.createSong({ name: 'Sung often', artists: [] });
+  const made: number[] = [];
+  for (let i = 0; i < 12; i++) {
+    const v = await writer.createService({ date: (12 - i) * 86_400_000, serviceType: i % 3 ? 'SUN_AM' : 'WED' });
+    await writer.replaceSetlist(v.id, [song.id]);
+    made.push(v.id);
+  }
+  await writer.close();
+  const old = new Database(file);
+  old.exec('DROP INDEX performed_in_song_date');
+  old.prepare('DELETE FROM schema_migrations WHERE version = ?').run(migration.version);
+  old.close();
+
+  const store = new SqliteStore(file);
+  const [page] = await store.servicesForSongs([song.id], {}, { limit: 5, offset: 2 });
+  // Later services were made on earlier dates: date order is the reverse of id order.
+  expect({ ids: page.items.map((v) => v.id), total: page.totalCount }).toEqual({ ids: [...made].reverse().slice(2, 7), total: 12 });
+  await store.close();
+  const db = new Database(file, { readonly: true });
+  expect(db.prepare("SELECT sql FROM sqlite_master WHERE name = 'performed_in_song_date'").pluck().get()).toMatch(
+    /ON performed_in\(song_id, service_date, service_id, service_type\)/,
+  );
+  expect(db.prepare('SELECT count(*) FROM schema_migrations WHERE version = ?').pluck().get(migration.version)).toBe(1);
+  db.close();
 });

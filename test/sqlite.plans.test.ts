@@ -35,15 +35,54 @@ test.each<[StatementName, RegExp[]]>([
   ['countServices', [/SEARCH row_counts USING PRIMARY KEY/]],
   ['servicesInRange', [/SEARCH services USING INDEX services_date \(date>\? AND date<\?\)/]],
   ['countInRange', [/SEARCH services USING (COVERING )?INDEX services_date \(date>\? AND date<\?\)/]],
-  ['setlists', [/SEARCH p USING INDEX performed_in_setlist \(service_id=\?\)/]],
-  ['servicesForSongs', [/SEARCH p USING (COVERING )?INDEX performed_in_song(_usage)? \(song_id=\?\)/, /SEARCH v USING INTEGER PRIMARY KEY/]],
+  ['setlist', [/SEARCH p USING INDEX performed_in_setlist \(service_id=\?\)/, /SEARCH s USING INTEGER PRIMARY KEY/]],
+  ['servicesForSong', [/^SEARCH performed_in USING COVERING INDEX performed_in_song_date \(song_id=\?\)$/]],
+  // A setlist's range of either index on service_id (setlists are short).
+  ['setlistCounts', [/SEARCH performed_in USING COVERING INDEX (performed_in_setlist|sqlite_autoindex_performed_in_1) \(service_id=\?\)/]],
+  ['servicesForSongsCounts', [/SEARCH song_usage USING INTEGER PRIMARY KEY \(rowid=\?\)/]],
 ])('%s uses its index', (name, expected) => {
   const detail = plan(name);
   for (const re of expected) expect(detail.some((d) => re.test(d))).toBe(true);
   // Sorting a whole table for a page would cost what the store holds.
-  if (!/^(setlists|servicesForSongs|searchSongs)$/.test(name)) {
+  if (name !== 'searchSongs') {
     expect(detail.filter((d) => d.startsWith('USE TEMP B-TREE FOR ORDER BY'))).toEqual([]);
   }
+});
+
+type PlanRow = { id: number; parent: number; detail: string };
+const planRows = (name: StatementName) =>
+  db.prepare(`EXPLAIN QUERY PLAN ${SQL[name]}`).all({ id: 1, ids: '[1, 2]', types: '["WED"]', limit: 20, offset: 0, end: 20 }) as PlanRow[];
+/** The plan rows below `root`, at any depth. */
+function below(rows: PlanRow[], root: PlanRow): PlanRow[] {
+  const children = rows.filter((r) => r.parent === root.id);
+  return children.flatMap((c) => [c, ...below(rows, c)]);
+}
+
+// Relation pages (Song.services, Service.songs, withSong, forService) read each parent's page from
+// an index and stop there: a popular song's page must not cost its performances. Per parent (and
+// per asked type when only some are asked), the links are sought in page order with their own
+// LIMIT (at most the ties of the last date are sorted), never all read and numbered; many parents
+// are one statement with that seek per parent. Sorts outside the seek order the rows it gave.
+const TYPE_SEEK = /^SEARCH q USING COVERING INDEX performed_in_song_usage \(song_id=\? AND service_type=\?\)$/;
+test.each<[StatementName, RegExp, RegExp]>([
+  ['setlists', /^SEARCH q USING (COVERING )?INDEX performed_in_setlist \(service_id=\?\)$/, /^$/],
+  ['servicesForSongs', /^SEARCH q USING COVERING INDEX performed_in_song_date \(song_id=\?\)$/, /^$/],
+  ['servicesForSongOfTypes', TYPE_SEEK, /^LAST TERM OF ORDER BY$/],
+  ['servicesForSongsOfTypes', TYPE_SEEK, /^LAST TERM OF ORDER BY$/],
+])('%s seeks each parent\'s page in index order and stops there', (name, seek, sortAllowed) => {
+  const rows = planRows(name);
+  const seeks = rows.filter((r) => seek.test(r.detail));
+  expect(seeks).toHaveLength(1);
+  // The seek runs once per parent (or per parent and type): in a correlated subquery.
+  const perParent = rows.find((r) => r.id === seeks[0].parent)!;
+  expect(perParent.detail).toMatch(/^CORRELATED LIST SUBQUERY/);
+  // A sort of the parent's whole range would read every link before the LIMIT could stop it.
+  const sorts = below(rows, perParent).map((r) => r.detail).filter((d) => d.startsWith('USE TEMP B-TREE FOR '));
+  expect(sorts.map((d) => d.slice('USE TEMP B-TREE FOR '.length)).filter((d) => !sortAllowed.test(d))).toEqual([]);
+  // Nothing else reads links or services but by primary key: no window over a parent's links.
+  const reads = rows.filter((r) => r !== seeks[0] && /^(SCAN|SEARCH) /.test(r.detail) && !/VIRTUAL TABLE|USING INTEGER PRIMARY KEY/.test(r.detail));
+  expect(reads.map((r) => r.detail)).toEqual([]);
+  expect(rows.filter((r) => /CO-ROUTINE/.test(r.detail))).toEqual([]);
 });
 
 // The all-time usage report, rotation and new songs (every service type) read song_usage in the
@@ -61,4 +100,16 @@ test.each<[AnalyticsStatementName, RegExp]>([
   expect(detail.some((d) => index.test(d))).toBe(true);
   expect(detail.filter((d) => d.includes('TEMP B-TREE'))).toEqual([]);
   expect(detail.filter((d) => /performed_in|services/.test(d))).toEqual([]);
+});
+
+// Songs sung often: the run is the newest services up to @to, read backwards off services_date
+// (no sort of the services), and only those services' setlists: its cost follows the run, not
+// the history.
+test('songsSungOften walks services_date back from @to and reads only the run\'s setlists', () => {
+  const detail = (db.prepare(`EXPLAIN QUERY PLAN ${ANALYTICS_SQL.songsSungOften}`).all({
+    to: 1, sun_am: 1, sun_pm: 1, wed: 1, allTypes: 1, lastServices: 12, moreThanPercent: 50,
+  }) as { detail: string }[]).map((r) => r.detail);
+  expect(detail).toContain('SEARCH services USING INDEX services_date (date<?)');
+  expect(detail).toContain('SEARCH p USING INDEX performed_in_setlist (service_id=?)');
+  expect(detail.filter((d) => /^SCAN (services|performed_in|p)\b/.test(d))).toEqual([]);
 });

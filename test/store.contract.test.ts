@@ -2,8 +2,9 @@
  * The store contract (src/store/types.ts), as ONE suite run against every adapter: SQLite always,
  * Neo4j when NEO4J_URI is set. Each test starts from an empty store.
  *
- *   npm run test:neo4j                                   # SQLite only, Neo4j reported as skipped
+ *   npm run test:neo4j                                   # also Neo4j: NEO4J_URI, Docker or the local launcher
  *   NEO4J_URI=bolt://localhost:7687 NEO4J_USER=neo4j NEO4J_PASSWORD=... npm run test:neo4j
+ *   NEO4J_LOCAL=1 npx jest test/store.contract.test.ts   # one local Neo4j for this jest run
  *
  * The Neo4j run deletes everything in the database it points at.
  */
@@ -123,6 +124,7 @@ function simulatedNeo4jHarness(): Harness {
 const last = <T>(list: T[]) => list[list.length - 1];
 const ids = (records: readonly ({ id: number } | null)[]) => records.map((r) => (r ? r.id : null));
 const names = (songs: SongRecord[]) => songs.map((s) => s.name);
+const idsOf = (records: readonly { id: number }[]) => records.map((r) => r.id);
 
 async function songs(store: Store, ...names: string[]): Promise<SongRecord[]> {
   const out: SongRecord[] = [];
@@ -229,6 +231,65 @@ function storeContract(harness: () => Harness) {
         expect(new Set(created.map((s) => s.id)).size).toBe(20);
         for (const artist of artists) expect((await store.songsByArtistKey(artistKey(artist), {})).totalCount).toBe(20);
       }, 60_000);
+    });
+
+    describe('licensing details (CCLI number, copyright)', () => {
+      it('keeps them beside the song record, read in one batch in the order asked', async () => {
+        const a = await store.createSong({ name: 'Amazing Grace', artists: ['John Newton'], ccliNumber: '22025', copyright: 'Public Domain' });
+        const b = await store.createSong({ name: 'Plain', artists: [] });
+        const c = await store.createSong({ name: 'Words only', artists: [], copyright: '© 2004 worshiptogether.com songs' });
+        // The song record is the same shape with or without them.
+        expect(a).toEqual({ id: a.id, name: 'Amazing Grace', artists: ['John Newton'] });
+        expect(await store.songsByIds([a.id])).toEqual([a]);
+        expect(await store.licensingOfSongs([c.id, 999, a.id, b.id, a.id])).toEqual([
+          { ccliNumber: null, copyright: '© 2004 worshiptogether.com songs' },
+          null,
+          { ccliNumber: '22025', copyright: 'Public Domain' },
+          { ccliNumber: null, copyright: null },
+          { ccliNumber: '22025', copyright: 'Public Domain' },
+        ]);
+        expect(await store.licensingOfSongs([])).toEqual([]);
+      });
+
+      it('updates by merging: absent keeps, a value replaces, null removes', async () => {
+        const s = await store.createSong({ name: 'Song', artists: [], ccliNumber: '1', copyright: 'C' });
+        await store.updateSong(s.id, { name: 'Renamed' });
+        expect(await store.licensingOfSongs([s.id])).toEqual([{ ccliNumber: '1', copyright: 'C' }]);
+        await store.updateSong(s.id, { ccliNumber: '9999999999' });
+        expect(await store.licensingOfSongs([s.id])).toEqual([{ ccliNumber: '9999999999', copyright: 'C' }]);
+        await store.updateSong(s.id, { copyright: null });
+        expect(await store.licensingOfSongs([s.id])).toEqual([{ ccliNumber: '9999999999', copyright: null }]);
+        await store.updateSong(s.id, { ccliNumber: null, copyright: 'D' });
+        expect(await store.licensingOfSongs([s.id])).toEqual([{ ccliNumber: null, copyright: 'D' }]);
+        expect(await store.songsByIds([s.id])).toEqual([{ id: s.id, name: 'Renamed', artists: [] }]);
+      });
+
+      it('search finds a song by its CCLI number (the last word as a prefix), and follows updates', async () => {
+        const a = await store.createSong({ name: 'How Great Is Our God', artists: ['Chris Tomlin'], ccliNumber: '4348399' });
+        await store.createSong({ name: 'Other', artists: [], ccliNumber: '22025' });
+        expect(idsOf((await store.listSongs({ search: '4348399' }, {})).items)).toEqual([a.id]);
+        expect(idsOf((await store.listSongs({ search: '43483' }, {})).items)).toEqual([a.id]);
+        expect(idsOf((await store.listSongs({ search: 'tomlin 4348399' }, {})).items)).toEqual([a.id]);
+        await store.updateSong(a.id, { ccliNumber: '1234567' });
+        expect((await store.listSongs({ search: '4348399' }, {})).totalCount).toBe(0);
+        expect(idsOf((await store.listSongs({ search: '1234567' }, {})).items)).toEqual([a.id]);
+        await store.updateSong(a.id, { ccliNumber: null });
+        expect((await store.listSongs({ search: '1234567' }, {})).totalCount).toBe(0);
+      });
+
+      it('imports a catalogue with them', async () => {
+        const { songs: [a, b] } = await store.importCatalogue({
+          songs: [
+            { name: 'A', artists: [], ccliNumber: '123', copyright: 'A Music' },
+            { name: 'B', artists: [] },
+          ],
+          services: [],
+        });
+        expect(await store.licensingOfSongs([a.id, b.id])).toEqual([
+          { ccliNumber: '123', copyright: 'A Music' },
+          { ccliNumber: null, copyright: null },
+        ]);
+      });
     });
 
     describe('byArtist (artistKey)', () => {
@@ -593,6 +654,41 @@ function storeContract(harness: () => Harness) {
         expect(Math.max(...seqs)).toBe(snapshot.sequences.link + 1);
       });
 
+      it('carries licensing details; a version 1 snapshot (none) removes them from the songs it names', async () => {
+        const { store: source, snapshot } = await richSource();
+        await source.close();
+        expect(snapshot.version).toBe(2);
+        expect(snapshot.licensing).toEqual([
+          { songId: 1, ccliNumber: '22025', copyright: 'Public Domain' },
+          { songId: 2, ccliNumber: null, copyright: 'Words: Mary Byrne, 1905' },
+        ]);
+        await store.importSnapshot(snapshot);
+        expect(await store.licensingOfSongs([1, 2, 3])).toEqual([
+          { ccliNumber: '22025', copyright: 'Public Domain' },
+          { ccliNumber: null, copyright: 'Words: Mary Byrne, 1905' },
+          { ccliNumber: null, copyright: null },
+        ]);
+        const { licensing: _, ...older } = snapshot;
+        expect(await store.importSnapshot({ ...older, version: 1 })).toEqual({ songs: 3, services: 2, links: 4, users: 2 });
+        expect(await store.licensingOfSongs([1, 2])).toEqual([
+          { ccliNumber: null, copyright: null },
+          { ccliNumber: null, copyright: null },
+        ]);
+        expect((await store.exportSnapshot()).licensing).toEqual([]);
+      });
+
+      it.each([
+        ['a CCLI number that is not digits', { songId: 1, ccliNumber: '22O25', copyright: null }],
+        ['a CCLI number of 11 digits', { songId: 1, ccliNumber: '12345678901', copyright: null }],
+        ['an empty copyright', { songId: 1, ccliNumber: null, copyright: ' ' }],
+        ['a song it does not hold', { songId: 77, ccliNumber: '1', copyright: null }],
+      ])('refuses licensing details it could not hold (%s) before writing anything', async (_label, entry) => {
+        const { store: source, snapshot } = await richSource();
+        await source.close();
+        await expect(store.importSnapshot({ ...snapshot, licensing: [entry] })).rejects.toThrow(SnapshotError);
+        expect((await store.listSongs({}, {})).items).toEqual([]);
+      });
+
       it('refuses an inconsistent snapshot before writing anything', async () => {
         const { store: source, snapshot } = await richSource();
         await source.close();
@@ -666,7 +762,7 @@ storeContract(sqliteHarness);
 storeContract(simulatedNeo4jHarness);
 
 const NEO4J_SKIPPED =
-  'Neo4j store contract suite SKIPPED: NEO4J_URI is not set (npm run test:neo4j starts a Neo4j when Docker is available)';
+  'Neo4j store contract suite SKIPPED: NEO4J_URI is not set (npm run test:neo4j starts one: in Docker, or with the local launcher)';
 if (process.env.NEO4J_URI) {
   storeContract(() => neo4jHarness(process.env.NEO4J_URI!));
 } else {

@@ -2,10 +2,38 @@
  * The list-query part of the store contract (paging, counts, filters, sort orders, search and
  * keyset cursors), run by test/store.contract.test.ts against every adapter.
  */
-import type { ServiceRecord, SongRecord, Store } from '../src/store/types';
+import type { ServiceType } from '../src/generated/graphql';
+import type { Page, Paged, ServiceFilter, ServiceRecord, Snapshot, SongRecord, Store } from '../src/store/types';
 
 const DAY = 86_400_000;
 const idsOf = (records: readonly { id: number }[]) => records.map((r) => r.id);
+
+/** A page as the contract defines it, cut from a whole list. */
+const cut = <T>(list: T[], page: Page): Paged<T> => ({
+  items: list.slice(page.offset ?? 0, page.limit === undefined ? undefined : (page.offset ?? 0) + page.limit),
+  totalCount: list.length,
+});
+
+/**
+ * The oracle of the relation pages: read from the store's snapshot (its raw records and links),
+ * not from any relation statement or maintained count.
+ */
+function performances(snapshot: Snapshot, songId: number, filter: ServiceFilter = {}): ServiceRecord[] {
+  const linked = new Set(snapshot.links.filter((l) => l.songId === songId).map((l) => l.serviceId));
+  return snapshot.services
+    .filter((v) => linked.has(v.id) && (!filter.serviceTypes || filter.serviceTypes.includes(v.serviceType)))
+    .sort((a, b) => a.date - b.date || a.id - b.id);
+}
+function setlistOf(snapshot: Snapshot, serviceId: number): SongRecord[] {
+  const song = new Map(snapshot.songs.map((x) => [x.id, x]));
+  return snapshot.links
+    .filter((l) => l.serviceId === serviceId)
+    .sort((a, b) => a.position - b.position || a.seq - b.seq)
+    .map((l) => song.get(l.songId)!);
+}
+
+const RELATION_PAGES: Page[] = [{ limit: 20 }, { limit: 7, offset: 13 }, { offset: 50 }, { limit: 1 }, { limit: 1, offset: 1 }, {}, { limit: 5, offset: 500 }];
+const RELATION_FILTERS: ServiceFilter[] = [{}, { serviceTypes: ['WED'] }, { serviceTypes: ['SUN_PM', 'SUN_AM'] }, { serviceTypes: ['WED', 'WED'] }, { serviceTypes: [] }];
 
 export function queryContract(getStore: () => Store) {
   describe('list queries in the store', () => {
@@ -84,6 +112,110 @@ export function queryContract(getStore: () => Store) {
       expect(performed).toEqual([{ items: [v2], totalCount: 1 }, { items: [], totalCount: 0 }]);
       const all = await store.servicesForSongs([songs[2].id], {}, { limit: 1, offset: 1 });
       expect(all).toEqual([{ items: [v2], totalCount: 2 }]);
+      // No limit is the whole list; the largest offset the API lets through (a GraphQL Int) plus
+      // a limit reaches past the 32-bit list indices Cypher allows, and answers an empty page.
+      expect((await store.setlistsForServices([v1.id])).map((p) => idsOf(p.items))).toEqual([idsOf(songs.slice(0, 4))]);
+      const far = { limit: 1000, offset: 2 ** 31 - 1 };
+      expect(await store.setlistsForServices([v1.id], far)).toEqual([{ items: [], totalCount: 4 }]);
+      expect(await store.servicesForSongs([songs[2].id], {}, far)).toEqual([{ items: [], totalCount: 2 }]);
+    });
+
+    describe('relation pages of a parent with many links, alone and in a batch', () => {
+      let popular: SongRecord;
+      let quiet: SongRecord;
+      let unsung: SongRecord;
+      let big: ServiceRecord;
+      let pairs: [ServiceRecord, ServiceRecord][];
+      const MISSING = 2_000_000;
+
+      beforeEach(async () => {
+        const made = await store.importCatalogue({
+          songs: [
+            { name: 'Popular', artists: [] },
+            { name: 'Quiet', artists: [] },
+            { name: 'Unsung', artists: [] },
+            ...Array.from({ length: 40 }, (_, i) => ({ name: `Filler ${i}`, artists: [] })),
+          ],
+          services: [],
+        });
+        [popular, quiet, unsung] = made.songs;
+        const filler = made.songs.slice(3);
+        // 90 services, later ids on earlier dates; each date holds three services, the first two of
+        // one type (a tie on the date that the id breaks). The popular song opens the first of each
+        // pair and sits mid-setlist in the second, so an order by setlist ends before the id (the
+        // order of the analytics index) would put them the wrong way round.
+        const services = Array.from({ length: 90 }, (_, k) => {
+          const group = Math.floor(k / 3);
+          const serviceType: ServiceType = k % 3 === 2 ? 'WED' : group % 4 === 3 ? 'SUN_PM' : 'SUN_AM';
+          const songIds =
+            k % 3 === 2 && group % 5 === 0 ? [filler[0].id] : k % 3 === 1 ? [filler[0].id, popular.id, filler[1].id] : [popular.id, filler[2].id];
+          if (k === 5 || k === 40) songIds.push(quiet.id);
+          return { service: { date: (30 - group) * DAY, serviceType }, songIds };
+        });
+        // One service with a long setlist.
+        services.push({ service: { date: 40 * DAY, serviceType: 'SUN_PM' }, songIds: idsOf(filler) });
+        const created = (await store.importCatalogue({ songs: [], services })).services;
+        big = created[90];
+        pairs = Array.from({ length: 30 }, (_, g) => [created[3 * g], created[3 * g + 1]]);
+      });
+
+      const checkSongPages = async () => {
+        const snapshot = await store.exportSnapshot();
+        const batch = [quiet.id, popular.id, unsung.id, MISSING, popular.id];
+        for (const filter of RELATION_FILTERS) {
+          for (const page of RELATION_PAGES) {
+            const want = (id: number) => cut(performances(snapshot, id, filter), page);
+            const where = JSON.stringify({ filter, page });
+            expect([where, await store.servicesForSongs([popular.id], filter, page)]).toEqual([where, [want(popular.id)]]);
+            expect([where, await store.servicesForSongs(batch, filter, page)]).toEqual([where, batch.map(want)]);
+          }
+        }
+      };
+
+      it('pages a song\'s services per parent in (date, id) order, with totals, for one song and for many', async () => {
+        expect(performances(await store.exportSnapshot(), popular.id)).toHaveLength(84);
+        await checkSongPages();
+        // Ties on a date go by service id, whatever the song's place in the setlists.
+        const [first, second] = pairs[29];
+        expect(idsOf((await store.servicesForSongs([popular.id], {}, { limit: 2 }))[0].items)).toEqual([first.id, second.id]);
+        expect(idsOf((await store.servicesForSongs([popular.id, quiet.id], { serviceTypes: ['SUN_AM'] }, { limit: 1, offset: 1 }))[0].items)).toEqual([second.id]);
+      });
+
+      it('pages setlists per parent in setlist order, with totals, for one service and for many', async () => {
+        const snapshot = await store.exportSnapshot();
+        const [first] = pairs[0];
+        const batch = [first.id, big.id, MISSING, pairs[1][1].id, big.id];
+        for (const page of [...RELATION_PAGES, { limit: 3, offset: 39 }]) {
+          const want = (id: number) => cut(setlistOf(snapshot, id), page);
+          expect(await store.setlistsForServices([big.id], page)).toEqual([want(big.id)]);
+          expect(await store.setlistsForServices(batch, page)).toEqual(batch.map(want));
+        }
+        expect((await store.setlistsForServices([big.id], { limit: 2, offset: 38 }))[0].totalCount).toBe(40);
+      });
+
+      it('keeps per-parent pages and totals in step with every write that moves a link', async () => {
+        const [a, b] = pairs[10];
+        await store.unlinkSong(a.id, popular.id);
+        await store.updateService(b.id, { serviceType: 'WED' });
+        await store.updateService(pairs[3][0].id, { date: 100 * DAY });
+        await store.deleteService(pairs[20][0].id);
+        await store.replaceSetlist(pairs[21][1].id, [quiet.id]);
+        await store.linkSong(big.id, popular.id, 1);
+        await store.linkSong(pairs[22][0].id, quiet.id);
+        await store.deleteSong(quiet.id);
+        expect(performances(await store.exportSnapshot(), popular.id)).toHaveLength(82);
+        await checkSongPages();
+        const snapshot = await store.exportSnapshot();
+        expect(await store.setlistsForServices([big.id, pairs[21][1].id], { limit: 2 })).toEqual([
+          cut(setlistOf(snapshot, big.id), { limit: 2 }),
+          { items: [], totalCount: 0 },
+        ]);
+      });
+
+      it('answers an empty batch with no pages', async () => {
+        expect(await store.servicesForSongs([], {}, { limit: 5 })).toEqual([]);
+        expect(await store.setlistsForServices([], { limit: 5 })).toEqual([]);
+      });
     });
 
     it.each([

@@ -1,11 +1,7 @@
-import { RateLimiterMemory, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { AppError } from '../errors';
+import type { LimiterStore } from '../limits/limiter-store';
 
-/**
- * Counts failed logins per (username, client address) and refuses further attempts once the limit
- * is reached inside the window (docs/API.md). Any rate-limiter-flexible backend fits: the
- * in-memory one suits a single process; several API processes share a RateLimiterRedis.
- */
 /** What an operator wants to hear about logins (logs, metrics). Never given the password. */
 export interface LoginEvents {
   failure(username: string, address: string): void;
@@ -14,6 +10,12 @@ export interface LoginEvents {
   refused(username: string, address: string, retryAfter: number): void;
 }
 
+/**
+ * Counts failed logins per (username, client address) and refuses further attempts once the limit
+ * is reached inside the window (docs/API.md). Any rate-limiter-flexible backend fits: in memory
+ * for a single process; in Redis (src/limits/limiter-store.ts, REDIS_URL) so that every instance
+ * shares the count and a lockout holds on all of them.
+ */
 export class LoginLimiter {
   constructor(
     private readonly maxFailures: number,
@@ -22,8 +24,9 @@ export class LoginLimiter {
     private readonly events?: LoginEvents,
   ) {}
 
-  static inMemory(maxFailures: number, windowSeconds: number, events?: LoginEvents): LoginLimiter {
-    return new LoginLimiter(maxFailures, new RateLimiterMemory({ points: maxFailures, duration: windowSeconds }), events);
+  /** Counting in `limits` (memory, or the Redis every instance shares). */
+  static in(limits: LimiterStore, maxFailures: number, windowSeconds: number, events?: LoginEvents): LoginLimiter {
+    return new LoginLimiter(maxFailures, limits.limiter({ keyPrefix: 'login', points: maxFailures, duration: windowSeconds }), events);
   }
 
   private key(username: string, address: string) {

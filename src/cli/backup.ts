@@ -5,9 +5,10 @@
  *
  * SQLite's online backup API (better-sqlite3's `db.backup`) copies the database page by page and
  * restarts when a writer changes a page it already copied, so the copy is one committed state,
- * never a torn one; writers are not blocked meanwhile. The copy is then opened on its own and
- * checked with `PRAGMA integrity_check`. The file is created readable by its owner only (0600):
- * it holds password hashes. For Neo4j use `neo4j-admin database dump` (see docs/operations.md).
+ * never a torn one; writers are not blocked meanwhile. The copy is then switched to the rollback
+ * journal (one file at rest), opened on its own and checked with `PRAGMA integrity_check`. The
+ * file is created readable by its owner only (0600): it holds password hashes. For Neo4j use
+ * `neo4j-admin database dump` (see docs/operations.md).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -58,20 +59,42 @@ export async function backup(argv: string[], env: NodeJS.ProcessEnv = process.en
   // Written under a temporary name and renamed once verified: a failed or interrupted backup never
   // leaves a file that looks like a good one.
   const partial = `${to}.partial`;
-  fs.rmSync(partial, { force: true });
+  const removePartial = () => {
+    for (const suffix of ['', ...SIDE_FILES]) fs.rmSync(`${partial}${suffix}`, { force: true });
+  };
+  removePartial();
   createPrivateFile(partial);
   const source = new Database(from, { fileMustExist: true });
   try {
     source.pragma('busy_timeout = 5000');
     const progress = await source.backup(partial);
+    toRollbackJournal(partial);
     const counts = verifyBackup(partial);
     fs.renameSync(partial, to);
     return { from: path.resolve(from), to: path.resolve(to), pages: progress.totalPages, bytes: fs.statSync(to).size, counts };
   } catch (err) {
-    fs.rmSync(partial, { force: true });
+    removePartial();
     throw err;
   } finally {
     source.close();
+  }
+}
+
+/** Files SQLite may keep beside a database while it is open. */
+const SIDE_FILES = ['-wal', '-shm', '-journal'];
+
+/**
+ * The copy carries the live database's WAL mode in its header, so every connection to it (the
+ * check below included) would leave `-wal` and `-shm` files beside it, under the partial name
+ * that is renamed away. A backup is one file at rest: switch it to the rollback journal, which
+ * keeps nothing beside it once closed. The service turns WAL back on when it opens a restored copy.
+ */
+function toRollbackJournal(file: string): void {
+  const db = new Database(file, { fileMustExist: true });
+  try {
+    db.pragma('journal_mode = DELETE');
+  } finally {
+    db.close();
   }
 }
 

@@ -1,6 +1,6 @@
 /**
- * Copy every record and link from one store to another, keeping ids, setlist positions, link
- * order, password hashes and token versions; the target's id sequences end beyond the source's,
+ * Copy every record and link from one store to another, keeping ids, songs' licensing details,
+ * setlist positions, link order, password hashes and token versions; the target's id sequences end beyond the source's,
  * so ids are never reused. Idempotent: running it again changes nothing.
  *
  *   npm run migrate -- --from sqlite --to neo4j            # SQLITE_PATH -> NEO4J_URI
@@ -19,7 +19,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { createStore, type StoreLogger } from '../store';
 import type { Snapshot, SnapshotCounts, Store } from '../store/types';
-import { checkSnapshot } from '../store/snapshot';
+import { checkSnapshot, licensingBySong, licensingOf } from '../store/snapshot';
 import { writePrivateFile } from '../private-file';
 
 type Kind = 'sqlite' | 'neo4j' | 'json';
@@ -121,6 +121,13 @@ function verify(source: Snapshot, target: Snapshot): void {
     const held = new Map<number, string>(target[kind].map((r) => [r.id, JSON.stringify(r)]));
     for (const r of source[kind]) {
       if (held.get(r.id) !== JSON.stringify(r)) throw new Error(`verification failed: ${kind} ${r.id} differs in the target`);
+    }
+  }
+  // A song's licensing details are the source's, none included (a version 1 source has none).
+  const [want, held] = [licensingBySong(source), licensingBySong(target)];
+  for (const s of source.songs) {
+    if (JSON.stringify(licensingOf(want, s.id)) !== JSON.stringify(licensingOf(held, s.id))) {
+      throw new Error(`verification failed: the licensing details of song ${s.id} differ in the target`);
     }
   }
   const links = new Set(target.links.map((l) => JSON.stringify(l)));

@@ -1,16 +1,19 @@
 /**
  * Loads a small, realistic demo data set into the configured store so a new user sees something
- * at once: 36 songs with their artists and a little over two years of services with setlists
- * (from September 2024), enough history for the analytics to say something: a few favourites,
- * hymns that fell out of rotation, new songs taken up at different times, one song never sung,
- * a habitual opener and closer.
- * Deterministic (same data every run) and only into an empty store, unless --force.
+ * at once: 36 songs with their artists and a little over two years of services with setlists,
+ * ending in the week before the day it is seeded (src/cli/seed-calendar.ts), enough history for
+ * the analytics to say something: a few favourites, hymns that fell out of rotation, new songs
+ * taken up at different times, one song never sung, a habitual opener and closer.
+ * Deterministic given the seed day (the same songs, setlists and order every run; only the dates
+ * move with the day) and only into an empty store, unless --force.
  *
- *   npm run seed            # into ./data/songs.db (or SQLITE_PATH / STORE=neo4j)
+ *   npm run seed                        # into ./data/songs.db (or SQLITE_PATH / STORE=neo4j)
+ *   SEED_TODAY=2026-11-26 npm run seed  # as if seeded that day: 2024-09-01 to 2026-11-25
  */
 import { loadConfig } from '../config';
 import { createStore } from '../store';
 import type { ServiceType } from '../generated/graphql';
+import { firstSunday as firstSundayFor, seedDay, WEEKS } from './seed-calendar';
 
 const SONGS: [string, string[]][] = [
   ['Amazing Grace', ['John Newton']],
@@ -57,7 +60,6 @@ const NEW_SONGS: [string, string[], number][] = [
 const NEVER_SUNG: [string, string[]] = ['The Old Rugged Cross', ['George Bennard']];
 /** No longer sung after the first quarter. */
 const RETIRED = new Set(['Nearer, My God, to Thee', 'Morning Has Broken', 'Rock of Ages', 'Abide with Me']);
-const WEEKS = 117;
 
 /** A small deterministic generator (mulberry32), so the demo data is the same on every machine. */
 function random(seed: number) {
@@ -71,6 +73,8 @@ function random(seed: number) {
 
 async function main() {
   const force = process.argv.includes('--force');
+  // Checked before the store is opened: a bad day writes nothing.
+  const firstSunday = firstSundayFor(seedDay(process.env.SEED_TODAY));
   const store = await createStore(loadConfig());
   try {
     if (!force && (await store.listSongs({}, { limit: 1 })).totalCount > 0) {
@@ -81,8 +85,7 @@ async function main() {
     for (const [name, artists] of SONGS) songs.push(await store.createSong({ name, artists }));
 
     const next = random(2024);
-    // Thirteen weeks from Sunday 2024-09-01: Sunday morning and evening, Wednesday Bible study.
-    const firstSunday = Date.UTC(2024, 8, 1);
+    // Thirteen weeks from the first Sunday: Sunday morning and evening, Wednesday Bible study.
     const day = 86_400_000;
     const slots: [number, ServiceType, number][] = [
       [0, 'SUN_AM', 10 * 3_600_000],
@@ -91,6 +94,7 @@ async function main() {
     ];
     let services = 0;
     let links = 0;
+    let last = 0;
     for (let week = 0; week < 13; week++) {
       for (const [offset, serviceType, time] of slots) {
         const service = await store.createService({ date: firstSunday + (week * 7 + offset) * day + time, serviceType });
@@ -131,6 +135,7 @@ async function main() {
       for (const [offset, serviceType, time] of slots) {
         const service = await store.createService({ date: firstSunday + (week * 7 + offset) * day + time, serviceType });
         services++;
+        last = service.date;
         const count = serviceType === 'WED' ? 3 : 4 + Math.floor(later() * 3);
         const picked = new Set<number>();
         if (serviceType === 'SUN_AM' && later() < 0.7) picked.add(doxology);
@@ -139,7 +144,11 @@ async function main() {
         links += picked.size;
       }
     }
-    console.log(`Seeded ${catalogue.length + 1} songs, ${services} services and ${links} performances.`);
+    const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+    console.log(
+      `Seeded ${catalogue.length + 1} songs, ${services} services and ${links} performances, ` +
+        `from ${isoDay(firstSunday)} to ${isoDay(last)}.`,
+    );
   } finally {
     await store.close();
   }

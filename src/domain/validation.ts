@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AppError, validationFailed, type FieldProblem } from '../errors';
+import { CCLI_NUMBER, COPYRIGHT_MAX_LENGTH } from './licensing';
 
 /**
  * The value rules of docs/API.md, shared by both facades. Types (string, integer, enum) are
@@ -12,6 +13,9 @@ const name = z
 const artists = z
   .array(z.string().max(200, 'entries must be at most 200 characters'))
   .max(50, 'must have at most 50 entries');
+/** An empty string records none (./licensing.ts): `null` is never accepted for a field. */
+const ccliNumber = z.string().refine((s) => s === '' || CCLI_NUMBER.test(s), 'must be 1 to 10 digits');
+const copyright = z.string().max(COPYRIGHT_MAX_LENGTH, `must be at most ${COPYRIGHT_MAX_LENGTH} characters`);
 const username = z
   .string()
   .min(3, 'must be 3 to 64 characters')
@@ -32,8 +36,13 @@ const search = z
   .refine((s) => s.trim().length > 0, 'must not be empty');
 
 export const rules = {
-  createSong: z.object({ name, artists: artists.optional() }),
-  updateSong: z.object({ name: nonNull(name), artists: nonNull(artists) }),
+  createSong: z.object({ name, artists: artists.optional(), ccliNumber: ccliNumber.optional(), copyright: copyright.optional() }),
+  updateSong: z.object({
+    name: nonNull(name),
+    artists: nonNull(artists),
+    ccliNumber: nonNull(ccliNumber),
+    copyright: nonNull(copyright),
+  }),
   link: z.object({ position: position.optional() }),
   setlist: z.object({ songIds }),
   createUser: z.object({ username, password }),

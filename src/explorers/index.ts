@@ -1,10 +1,12 @@
 import express, { type Request, type Response } from 'express';
 import helmet from 'helmet';
 import { GRAPHIQL_FILES, SWAGGER_UI_FILES } from './assets';
+import { homePage } from './home';
 import { GRAPHIQL_CSS, GRAPHIQL_INIT, GRAPHIQL_PAGE, SWAGGER_UI_INIT, SWAGGER_UI_PAGE } from './pages';
 
 export const DOCS_PATH = '/api/v1/docs';
 export const GRAPHIQL_PATH = '/graphiql';
+export const INSIGHTS_PATH = '/insights';
 
 /** Where everything is; answered at `/` and `/api/v1`. */
 export const INDEX = {
@@ -64,14 +66,23 @@ function explorerRouter(pageHtml: string, own: Record<string, [string, string]>,
   return router;
 }
 
+const HOME_PAGE = homePage('Worship records', INDEX.description, { ...INDEX.links, insights: INSIGHTS_PATH });
+
 /**
  * Swagger UI for the OpenAPI document and GraphiQL for /graphql, both served from npm packages
- * by this process (no CDN), plus the JSON index. Served in production too: they add no capability
+ * by this process (no CDN), plus the index. Served in production too: they add no capability
  * (the document and /graphql are public anyway); without introspection GraphiQL shows no schema
  * but still runs queries.
  */
 export function mountExplorers(app: express.Express): void {
-  app.get(['/', '/api/v1'], (_req, res) => {
+  app.get(['/', '/api/v1'], (req, res, next) => {
+    // A browser at `/` gets a page of links; every other client (no Accept, */*, JSON) the JSON
+    // index, as before. The answer depends on Accept, so caches must key on it.
+    res.vary('Accept');
+    if (req.path === '/' && req.accepts(['application/json', 'text/html']) === 'text/html') {
+      explorerCsp(req, res, (err?: unknown) => (err ? next(err) : void res.type('html').send(HOME_PAGE)));
+      return;
+    }
     res.json(INDEX);
   });
   app.use(DOCS_PATH, explorerRouter(SWAGGER_UI_PAGE, { 'swagger-init.js': ['js', SWAGGER_UI_INIT] }, SWAGGER_UI_FILES));

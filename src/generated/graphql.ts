@@ -1,5 +1,6 @@
 import type { GraphQLResolveInfo, GraphQLScalarType, GraphQLScalarTypeConfig } from 'graphql';
 import type { SongRecord, ServiceRecord, SetlistEntryRecord, UserRecord } from '../store/types';
+import type { SongUsageRecord } from '../store/analytics-types';
 import type { GraphQLContext } from '../graphql/context';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = Maybe<T>;
@@ -56,7 +57,10 @@ export type Mutation = {
    */
   addSongToService: Array<Song>;
   createService: Service;
-  /** Create a song (ADMIN only). `artists` defaults to []. */
+  /**
+   * Create a song (ADMIN only). `artists` defaults to []. `ccliNumber` is 1 to 10 digits and
+   * `copyright` at most 500 characters; an empty string, like leaving one out, records none.
+   */
   createSong: Song;
   /** Create a user (ADMIN only). `role` defaults to USER. */
   createUser: User;
@@ -74,7 +78,10 @@ export type Mutation = {
   setServiceSongs: Array<Song>;
   /** Update a service: fields given replace, fields left out keep their values. */
   updateService: Service;
-  /** Update a song: fields given replace, fields left out keep their values. */
+  /**
+   * Update a song: fields given replace, fields left out keep their values. An empty `ccliNumber`
+   * or `copyright` removes it.
+   */
   updateSong: Song;
   /** Update a user (ADMIN, or the user itself for username and password). Only an ADMIN changes `role`. */
   updateUser: User;
@@ -96,6 +103,8 @@ export type MutationCreateServiceArgs = {
 
 export type MutationCreateSongArgs = {
   artists?: InputMaybe<Array<Scalars['String']['input']>>;
+  ccliNumber?: InputMaybe<Scalars['String']['input']>;
+  copyright?: InputMaybe<Scalars['String']['input']>;
   name: Scalars['String']['input'];
 };
 
@@ -149,6 +158,8 @@ export type MutationUpdateServiceArgs = {
 
 export type MutationUpdateSongArgs = {
   artists?: InputMaybe<Array<Scalars['String']['input']>>;
+  ccliNumber?: InputMaybe<Scalars['String']['input']>;
+  copyright?: InputMaybe<Scalars['String']['input']>;
   id: Scalars['Int']['input'];
   name?: InputMaybe<Scalars['String']['input']>;
 };
@@ -180,7 +191,10 @@ export type Query = {
   artistUsage: Array<ArtistUsage>;
   /** The authenticated user. */
   me: User;
-  /** Songs whose first performance ever falls in the window, by first performance then id. Stats over all time. */
+  /**
+   * Songs whose first performance ever falls in the window, newest first: latest first performance
+   * first, songs introduced in the same service by id descending. Stats over all time.
+   */
   newSongs: Array<SongUsage>;
   /** One service, or null when no service has that id. */
   service: Maybe<Service>;
@@ -240,6 +254,12 @@ export type Query = {
    * were never sung; never-sung first (by id), then oldest last performance first. Stats over all time.
    */
   songsNotSungSince: Array<SongUsage>;
+  /**
+   * Overuse at a glance: the last `lastServices` services (1-1000, default 12) of the types, up to
+   * `to` (epoch ms, ISO instant, or the end of a YYYY-MM-DD day; the latest service when absent),
+   * and the songs sung in more than `moreThanPercent`% of them (0-99, default 50).
+   */
+  songsSungOften: SungOften;
   /** Songs sung in the same services as `songId`: by together, then jaccard (both descending), then id. `limit` 1-1000, default 20. */
   songsSungWith: Array<SongPairing>;
   /**
@@ -385,6 +405,14 @@ export type QuerySongsNotSungSinceArgs = {
 };
 
 
+export type QuerySongsSungOftenArgs = {
+  lastServices?: InputMaybe<Scalars['Int']['input']>;
+  moreThanPercent?: InputMaybe<Scalars['Int']['input']>;
+  serviceTypes?: InputMaybe<Array<ServiceType>>;
+  to?: InputMaybe<Scalars['String']['input']>;
+};
+
+
 export type QuerySongsSungWithArgs = {
   from?: InputMaybe<Scalars['String']['input']>;
   limit?: InputMaybe<Scalars['Int']['input']>;
@@ -488,6 +516,10 @@ export type Song = {
   __typename?: 'Song';
   /** Artists known to have written or performed the song, in the order given. Entries may be empty strings. */
   artists: Array<Scalars['String']['output']>;
+  /** The song's CCLI song number (1 to 10 digits), for licensing reports; null when not recorded. */
+  ccliNumber: Maybe<Scalars['String']['output']>;
+  /** The song's copyright line as licensing reports print it (at most 500 characters); null when not recorded. */
+  copyright: Maybe<Scalars['String']['output']>;
   id: Scalars['Int']['output'];
   name: Scalars['String']['output'];
   /**
@@ -541,6 +573,18 @@ export type SongPairing = {
   together: Scalars['Int']['output'];
 };
 
+/** A song's part in a run of recent services (songsSungOften). */
+export type SongShare = {
+  __typename?: 'SongShare';
+  /** The latest service of the run in which it was sung. */
+  lastSung: Scalars['Timestamp']['output'];
+  /** timesSung / the run's services: from 0 to 1. */
+  share: Scalars['Float']['output'];
+  song: Song;
+  /** Services of the run in which the song was sung. */
+  timesSung: Scalars['Int']['output'];
+};
+
 /** Orders of the song list. Names compare by Unicode code point; ties (and ID_*) go by id in the same direction. */
 export type SongSort =
   | 'ID_ASC'
@@ -557,6 +601,10 @@ export type SongUsage = {
   asOpener: Scalars['Int']['output'];
   /** One entry per service type of the filter (all three when none), in enum order. */
   byServiceType: Array<ServiceTypeUsage>;
+  /** The song's CCLI song number (Song.ccliNumber), for filing the licensing report. */
+  ccliNumber: Maybe<Scalars['String']['output']>;
+  /** The song's copyright line (Song.copyright). */
+  copyright: Maybe<Scalars['String']['output']>;
   firstSung: Maybe<Scalars['Timestamp']['output']>;
   lastSung: Maybe<Scalars['Timestamp']['output']>;
   song: Song;
@@ -574,6 +622,19 @@ export type SongUsageSort =
   | 'NAME'
   /** Most services first (the default). */
   | 'TIMES_SUNG';
+
+/** The songs sung in more than a share of the most recent services: overuse at a glance. */
+export type SungOften = {
+  __typename?: 'SungOften';
+  /** Date of the run's earliest service; null when the run is empty. */
+  firstService: Maybe<Scalars['Timestamp']['output']>;
+  /** Date of the run's latest service; null when the run is empty. */
+  lastService: Maybe<Scalars['Timestamp']['output']>;
+  /** Services in the run: the last `lastServices` of the types up to `to`, or fewer when fewer exist. */
+  services: Scalars['Int']['output'];
+  /** Songs sung in more than `moreThanPercent`% of the run's services: most often first, then by id. */
+  songs: Array<SongShare>;
+};
 
 /** Calendar buckets of a timeline, in SERVICE_TIME_ZONE. */
 export type TimelineBucket =
@@ -697,10 +758,12 @@ export type ResolversTypes = {
   SongConnection: ResolverTypeWrapper<Omit<SongConnection, 'edges'> & { edges: Array<ResolversTypes['SongEdge']> }>;
   SongEdge: ResolverTypeWrapper<Omit<SongEdge, 'node'> & { node: ResolversTypes['Song'] }>;
   SongPairing: ResolverTypeWrapper<Omit<SongPairing, 'song'> & { song: ResolversTypes['Song'] }>;
+  SongShare: ResolverTypeWrapper<Omit<SongShare, 'song'> & { song: ResolversTypes['Song'] }>;
   SongSort: SongSort;
-  SongUsage: ResolverTypeWrapper<Omit<SongUsage, 'song'> & { song: ResolversTypes['Song'] }>;
+  SongUsage: ResolverTypeWrapper<SongUsageRecord>;
   SongUsageSort: SongUsageSort;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
+  SungOften: ResolverTypeWrapper<Omit<SungOften, 'songs'> & { songs: Array<ResolversTypes['SongShare']> }>;
   TimelineBucket: TimelineBucket;
   Timestamp: ResolverTypeWrapper<Scalars['Timestamp']['output']>;
   UsageBucket: ResolverTypeWrapper<UsageBucket>;
@@ -726,8 +789,10 @@ export type ResolversParentTypes = {
   SongConnection: Omit<SongConnection, 'edges'> & { edges: Array<ResolversParentTypes['SongEdge']> };
   SongEdge: Omit<SongEdge, 'node'> & { node: ResolversParentTypes['Song'] };
   SongPairing: Omit<SongPairing, 'song'> & { song: ResolversParentTypes['Song'] };
-  SongUsage: Omit<SongUsage, 'song'> & { song: ResolversParentTypes['Song'] };
+  SongShare: Omit<SongShare, 'song'> & { song: ResolversParentTypes['Song'] };
+  SongUsage: SongUsageRecord;
   String: Scalars['String']['output'];
+  SungOften: Omit<SungOften, 'songs'> & { songs: Array<ResolversParentTypes['SongShare']> };
   Timestamp: Scalars['Timestamp']['output'];
   UsageBucket: UsageBucket;
   User: UserRecord;
@@ -791,6 +856,7 @@ export type QueryResolvers<ContextType = GraphQLContext, ParentType extends Reso
   songsConnection?: Resolver<ResolversTypes['SongConnection'], ParentType, ContextType, Partial<QuerySongsConnectionArgs>>;
   songsForService?: Resolver<Array<ResolversTypes['Song']>, ParentType, ContextType, RequireFields<QuerySongsForServiceArgs, 'serviceId'>>;
   songsNotSungSince?: Resolver<Array<ResolversTypes['SongUsage']>, ParentType, ContextType, RequireFields<QuerySongsNotSungSinceArgs, 'date'>>;
+  songsSungOften?: Resolver<ResolversTypes['SungOften'], ParentType, ContextType, Partial<QuerySongsSungOftenArgs>>;
   songsSungWith?: Resolver<Array<ResolversTypes['SongPairing']>, ParentType, ContextType, RequireFields<QuerySongsSungWithArgs, 'songId'>>;
   usageTimeline?: Resolver<Array<ResolversTypes['UsageBucket']>, ParentType, ContextType, RequireFields<QueryUsageTimelineArgs, 'bucket'>>;
   user?: Resolver<Maybe<ResolversTypes['User']>, ParentType, ContextType, RequireFields<QueryUserArgs, 'id'>>;
@@ -834,6 +900,8 @@ export type SetlistEntryResolvers<ContextType = GraphQLContext, ParentType exten
 
 export type SongResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Song'] = ResolversParentTypes['Song']> = {
   artists?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  ccliNumber?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  copyright?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   services?: Resolver<Array<ResolversTypes['Service']>, ParentType, ContextType, Partial<SongServicesArgs>>;
@@ -861,14 +929,32 @@ export type SongPairingResolvers<ContextType = GraphQLContext, ParentType extend
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
+export type SongShareResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['SongShare'] = ResolversParentTypes['SongShare']> = {
+  lastSung?: Resolver<ResolversTypes['Timestamp'], ParentType, ContextType>;
+  share?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  song?: Resolver<ResolversTypes['Song'], ParentType, ContextType>;
+  timesSung?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
 export type SongUsageResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['SongUsage'] = ResolversParentTypes['SongUsage']> = {
   asCloser?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   asOpener?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   byServiceType?: Resolver<Array<ResolversTypes['ServiceTypeUsage']>, ParentType, ContextType>;
+  ccliNumber?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  copyright?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   firstSung?: Resolver<Maybe<ResolversTypes['Timestamp']>, ParentType, ContextType>;
   lastSung?: Resolver<Maybe<ResolversTypes['Timestamp']>, ParentType, ContextType>;
   song?: Resolver<ResolversTypes['Song'], ParentType, ContextType>;
   timesSung?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
+export type SungOftenResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['SungOften'] = ResolversParentTypes['SungOften']> = {
+  firstService?: Resolver<Maybe<ResolversTypes['Timestamp']>, ParentType, ContextType>;
+  lastService?: Resolver<Maybe<ResolversTypes['Timestamp']>, ParentType, ContextType>;
+  services?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  songs?: Resolver<Array<ResolversTypes['SongShare']>, ParentType, ContextType>;
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
@@ -907,7 +993,9 @@ export type Resolvers<ContextType = GraphQLContext> = {
   SongConnection?: SongConnectionResolvers<ContextType>;
   SongEdge?: SongEdgeResolvers<ContextType>;
   SongPairing?: SongPairingResolvers<ContextType>;
+  SongShare?: SongShareResolvers<ContextType>;
   SongUsage?: SongUsageResolvers<ContextType>;
+  SungOften?: SungOftenResolvers<ContextType>;
   Timestamp?: GraphQLScalarType;
   UsageBucket?: UsageBucketResolvers<ContextType>;
   User?: UserResolvers<ContextType>;

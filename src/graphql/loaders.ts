@@ -1,6 +1,7 @@
 import DataLoader from 'dataloader';
 import type { AnalyticsWindow } from '../store/analytics-types';
 import type { Page, ServiceFilter, ServiceRecord, SongRecord, Store, UserRecord } from '../store/types';
+import type { SongLicensing } from '../domain/licensing';
 
 /**
  * Loaders by the arguments they were made for: every `load` with the same arguments while one
@@ -25,6 +26,7 @@ function byArguments<A, V>(make: (args: A) => DataLoader<number, V>) {
  */
 export function createLoaders(store: Store) {
   let song: DataLoader<number, SongRecord | null> | undefined;
+  let licensing: DataLoader<number, SongLicensing | null> | undefined;
   let service: DataLoader<number, ServiceRecord | null> | undefined;
   let user: DataLoader<number, UserRecord | null> | undefined;
   let setlist: DataLoader<number, SongRecord[]> | undefined;
@@ -34,6 +36,10 @@ export function createLoaders(store: Store) {
   return {
     get song() {
       return (song ??= new DataLoader((ids: readonly number[]) => store.songsByIds(ids)));
+    },
+    /** Song.ccliNumber, Song.copyright and the same on SongUsage: every song of a level in one call. */
+    get licensing() {
+      return (licensing ??= new DataLoader((ids: readonly number[]) => store.licensingOfSongs(ids)));
     },
     get service() {
       return (service ??= new DataLoader((ids: readonly number[]) => store.servicesByIds(ids)));

@@ -170,6 +170,13 @@ export const QUERY_OPERATIONS: OperationTable<QueryResolvers, Operation> = {
     rest: { method: 'GET', path: '/reports/artists' },
     weight: 10_000,
   },
+  songsSungOften: {
+    access: 'public',
+    summary: 'Songs sung in more than a share of the most recent services (overuse at a glance)',
+    rest: { method: 'GET', path: '/reports/sungOften' },
+    // The setlists of at most 1,000 recent services, found through the date index.
+    weight: 5_000,
+  },
 
   me: {
     access: 'auth',

@@ -53,13 +53,21 @@ export async function decideAccess(access: Access, ctx: GraphQLContext, id?: num
   );
 }
 
+/**
+ * A rule that throws is answered with shield's fallback (FORBIDDEN), which would tell a caller
+ * whose credentials could not be read (the store unavailable: 503 with Retry-After on REST) that
+ * it may not. Returned, the error is the field's answer, as on REST.
+ */
+const decided = (decision: Promise<true | AppError>) =>
+  decision.catch((err: unknown) => (err instanceof Error ? err : new Error(String(err))));
+
 // `contextual` caches a rule's answer for the request where it does not depend on the field's args.
 const RULES: Record<Access, ShieldRule> = {
   public: allow,
-  auth: rule({ cache: 'contextual' })((_p, _a, ctx: GraphQLContext) => decideAccess('auth', ctx)),
-  admin: rule({ cache: 'contextual' })((_p, _a, ctx: GraphQLContext) => decideAccess('admin', ctx)),
+  auth: rule({ cache: 'contextual' })((_p, _a, ctx: GraphQLContext) => decided(decideAccess('auth', ctx))),
+  admin: rule({ cache: 'contextual' })((_p, _a, ctx: GraphQLContext) => decided(decideAccess('admin', ctx))),
   adminOrSelf: rule({ cache: 'strict' })((_p, args: { id?: number }, ctx: GraphQLContext) =>
-    decideAccess('adminOrSelf', ctx, args.id),
+    decided(decideAccess('adminOrSelf', ctx, args.id)),
   ),
 };
 

@@ -27,7 +27,8 @@ export function toAppError(error: unknown, log?: Logger): AppError {
     const code = error.extensions?.code;
     if (typeof code === 'string' && APOLLO_REQUEST_CODES.has(code)) return new AppError('BAD_REQUEST', error.message);
     if (typeof code === 'string' && code in ERROR_STATUS && code !== 'INTERNAL') {
-      return new AppError(code as ErrorCode, error.message);
+      const retryAfter = error.extensions.retryAfter;
+      return new AppError(code as ErrorCode, error.message, typeof retryAfter === 'number' ? { retryAfter } : {});
     }
     return new AppError('BAD_REQUEST', error.message);
   }

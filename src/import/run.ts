@@ -11,12 +11,15 @@ export type ImportKind = 'songs' | 'services';
 export interface ImportOptions {
   kind: ImportKind;
   file: string;
+  /** Decide every row and report it, writing nothing. */
   dryRun: boolean;
   /** Import the valid rows even when others are rejected (by default a rejected row stops it all). */
   skipInvalid: boolean;
   batchSize: number;
   /** Zone of local service dates. */
   zone: string;
+  /** Characters that separate names in an artists cell (songs); `;|,` when absent. */
+  artistSeparators?: string;
   /** Where the progress bar goes (stderr); it is drawn for `progressFrom` rows or more. */
   progress?: { stream: NodeJS.WritableStream; forceOnNonTTY?: boolean };
   progressFrom?: number;
@@ -24,9 +27,12 @@ export interface ImportOptions {
 
 export interface ImportSummary {
   rows: number;
+  /** Rows written; on a dry run, the rows that would be created (also listed in `toCreate`). */
   created: number;
   skipped: Plan<unknown>['skipped'];
   rejected: Plan<unknown>['rejected'];
+  /** A dry run's rows to create, by line, described. */
+  toCreate?: { line: number; what: string }[];
   /** Why nothing was written, when nothing was. */
   heldBack?: 'dry-run' | 'rejected';
 }
@@ -58,7 +64,7 @@ async function plan(store: Store, opts: ImportOptions): Promise<Plan<unknown> & 
   const songs = (await store.listSongs({}, {})).items;
   const made =
     opts.kind === 'songs'
-      ? planSongs(table, songs)
+      ? planSongs(table, songs, await store.licensingOfSongs(songs.map((s) => s.id)), { artistSeparators: opts.artistSeparators })
       : planServices(table, songs, (await store.listServices({}, {})).items, opts.zone);
   return { ...made, rows: table.rows.length };
 }
@@ -73,8 +79,11 @@ async function plan(store: Store, opts: ImportOptions): Promise<Plan<unknown> & 
 export async function importFile(store: Store, opts: ImportOptions): Promise<ImportSummary> {
   const p = await plan(store, opts);
   const summary: ImportSummary = { rows: p.rows, created: 0, skipped: p.skipped, rejected: p.rejected };
+  // A dry run reports every row's fate, rejected rows or not, and writes nothing.
+  if (opts.dryRun) {
+    return { ...summary, created: p.create.length, toCreate: p.create.map(({ line, what }) => ({ line, what })), heldBack: 'dry-run' };
+  }
   if (p.rejected.length > 0 && !opts.skipInvalid) return { ...summary, heldBack: 'rejected' };
-  if (opts.dryRun) return { ...summary, created: p.create.length, heldBack: 'dry-run' };
 
   const total = p.create.length;
   const bar =

@@ -104,7 +104,11 @@ export function planServices(
       continue;
     }
     known.set(key, `line ${row.line}`);
-    plan.create.push({ line: row.line, input: { service: { date: when, serviceType: serviceType! }, songIds } });
+    plan.create.push({
+      line: row.line,
+      input: { service: { date: when, serviceType: serviceType! }, songIds },
+      what: `${row.values[date]} ${serviceType} with ${songIds.length} song${songIds.length === 1 ? '' : 's'}`,
+    });
   }
   return plan;
 }

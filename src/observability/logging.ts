@@ -12,8 +12,21 @@ export function requestIdOf(header: string | string[] | undefined): string {
 }
 
 /**
+ * Middleware naming the route of the requests it sees, for paths no Express route matches, such as
+ * a folder of static files (`/insights/assets/*`): one label for the folder, never one per file
+ * name asked for, so a scan of made-up names cannot grow the metrics.
+ */
+export function nameRoute(pattern: string): RequestHandler {
+  return (_req, res, next) => {
+    res.locals.route = pattern;
+    next();
+  };
+}
+
+/**
  * The route pattern a request matched (`/api/v1/songs/:id`), never the raw path, so metrics
- * labels stay few. GraphQL is one route; requests that matched nothing share one label.
+ * labels stay few. GraphQL is one route; a folder named by `nameRoute` is one; requests that
+ * matched nothing share one label.
  */
 export function routeOf(req: Request): string {
   const pattern: unknown = req.route?.path;
@@ -21,6 +34,8 @@ export function routeOf(req: Request): string {
   // the request took: its path is one of them, and a fixed one (no parameters).
   if (Array.isArray(pattern)) return `${req.baseUrl}${pattern.includes(req.path) ? req.path : pattern.join('|')}`;
   if (pattern !== undefined) return `${req.baseUrl}${pattern}`;
+  const named: unknown = req.res?.locals?.route;
+  if (typeof named === 'string') return named;
   if (req.baseUrl === '/graphql' || req.originalUrl.split('?')[0] === '/graphql') return '/graphql';
   return 'unmatched';
 }

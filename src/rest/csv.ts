@@ -4,6 +4,7 @@ import { DateTime } from 'luxon';
 import { parseWindow } from '../domain/analytics/window';
 import { AppError } from '../errors';
 import type { ServiceType } from '../generated/graphql';
+import type { SongLicensing } from '../domain/licensing';
 import type { SongUsageRecord } from '../store/analytics-types';
 
 /**
@@ -31,23 +32,70 @@ function fileName(values: Record<string, unknown>, zone: string): string {
 }
 
 /**
- * The usage report as CSV: a header row, then one row per song; dates as local YYYY-MM-DD days
- * in SERVICE_TIME_ZONE; one column per service type of the filter. csv-stringify does the quoting.
+ * Cells a spreadsheet would read as a formula (OWASP, CSV injection): those starting with `=`,
+ * `+`, `-`, `@`, a tab or a carriage return, and the full-width forms of the first four, which
+ * some spreadsheets normalise. Song names, artists and copyright lines are written by any
+ * signed-in user, and this file is opened by an administrator.
  */
-export function songUsageCsv(rows: SongUsageRecord[], values: Record<string, unknown>, zone: string) {
+const FORMULA_START = /^[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/;
+
+/**
+ * How the file is written, for a spreadsheet to open as it is: csv-stringify's `escape_formulas`
+ * prefixes a formula cell with a single quote (the same set of characters as FORMULA_START) and
+ * `quoted_match` quotes it, as OWASP asks; records end in CRLF (RFC 4180); and a UTF-8
+ * byte-order mark comes first, without which Excel on Windows reads the file in the system's
+ * ANSI code page and garbles every accent ("Ngợi Khen" as "NgÆ°á»£i Khen"). The JSON answer is
+ * never touched: this is only how the CSV spells the values.
+ */
+const CSV_OPTIONS = {
+  escape_formulas: true,
+  quoted_match: FORMULA_START,
+  record_delimiter: 'windows',
+  bom: true,
+} as const;
+
+/** A row of the report as the REST facade answers it: the song's licensing details beside it. */
+export type SongUsageRow = SongUsageRecord & Partial<SongLicensing>;
+
+/** Headers of the per-type columns, as people call the services. */
+export const SERVICE_TYPE_HEADERS: Readonly<Record<ServiceType, string>> = {
+  SUN_AM: 'Sunday morning',
+  SUN_PM: 'Sunday evening',
+  WED: 'Wednesday',
+};
+
+interface Column {
+  header: string;
+  cell: (row: SongUsageRow) => string | number;
+}
+
+/**
+ * The report's columns, in order, with their headers: the one place they are defined. First what
+ * a licensing report files (song, CCLI number, copyright, times sung), then the rest; the
+ * service types are those of the filter, in enum order (the order of `byServiceType`).
+ */
+function columns(types: readonly ServiceType[], zone: string): Column[] {
+  return [
+    { header: 'Song', cell: (r) => r.song.name },
+    { header: 'CCLI #', cell: (r) => r.ccliNumber ?? '' },
+    { header: 'Copyright', cell: (r) => r.copyright ?? '' },
+    { header: 'Artists', cell: (r) => r.song.artists.join('; ') },
+    { header: 'Times sung', cell: (r) => r.timesSung },
+    { header: 'First sung', cell: (r) => localDay(r.firstSung, zone) ?? '' },
+    { header: 'Last sung', cell: (r) => localDay(r.lastSung, zone) ?? '' },
+    ...types.map((type, i): Column => ({ header: SERVICE_TYPE_HEADERS[type], cell: (r) => r.byServiceType[i].timesSung })),
+    { header: 'Song ID', cell: (r) => r.song.id },
+  ];
+}
+
+/**
+ * The usage report as CSV (docs/API.md): a header row, then one row per song; dates as local
+ * YYYY-MM-DD days in SERVICE_TIME_ZONE. csv-stringify does the quoting and neutralises formulas.
+ */
+export function songUsageCsv(rows: SongUsageRow[], values: Record<string, unknown>, zone: string) {
   const types: ServiceType[] = rows[0]?.byServiceType.map((t) => t.serviceType) ??
     parseWindow({ serviceTypes: values.serviceTypes as ServiceType[] | undefined }, zone).serviceTypes;
-  const body = stringify([
-    ['id', 'title', 'artists', 'timesSung', 'firstSung', 'lastSung', ...types],
-    ...rows.map((r) => [
-      r.song.id,
-      r.song.name,
-      r.song.artists.join('; '),
-      r.timesSung,
-      localDay(r.firstSung, zone),
-      localDay(r.lastSung, zone),
-      ...r.byServiceType.map((t) => t.timesSung),
-    ]),
-  ]);
+  const cols = columns(types, zone);
+  const body = stringify([cols.map((c) => c.header), ...rows.map((r) => cols.map((c) => c.cell(r)))], CSV_OPTIONS);
   return { fileName: fileName(values, zone), body };
 }

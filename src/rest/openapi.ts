@@ -31,7 +31,14 @@ function describeCsv(op: Operation): void {
   const ok = op.responses?.['200'] as { content?: Record<string, unknown> } | undefined;
   if (ok?.content) {
     ok.content['text/csv'] = {
-      schema: { type: 'string', description: 'A header row, then one row per song (see docs/API.md, Reports and analytics)' },
+      schema: {
+        type: 'string',
+        description:
+          'UTF-8 with a byte-order mark, CRLF line ends (RFC 4180): a header row (Song, CCLI #, Copyright, Artists, ' +
+          'Times sung, First sung, Last sung, one column per service type, Song ID), then one row per song. A cell ' +
+          'starting with = + - @, a tab or a carriage return is written with a single quote before it, quoted, so ' +
+          'that spreadsheets never run it as a formula (see docs/API.md, Reports and analytics).',
+      },
     };
   }
   op.parameters = [
@@ -58,7 +65,7 @@ const TAGS = [
   { name: 'services', description: 'Church services (occasions), searched by date or song' },
   { name: 'setlists', description: 'Which songs were performed in a service, in order (PERFORMED_IN)' },
   { name: 'users', description: 'Accounts, roles and login' },
-  { name: 'reports', description: 'Song-performance analytics: usage, rotation, new songs, timelines, artists' },
+  { name: 'reports', description: 'Song-performance analytics: usage, rotation, new songs, songs sung often, timelines, artists' },
 ];
 
 function tagOf(route: RestRoute): string {
@@ -92,12 +99,24 @@ const RESPONSES = {
   },
   PayloadTooLarge: { description: '`PAYLOAD_TOO_LARGE`: the request body (on any method) is over 100 KiB', content: errorBody },
   RateLimited: {
-    description: '`RATE_LIMITED`: too many failed logins for this username from this address',
-    headers: { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } },
+    description:
+      '`RATE_LIMITED`: this client (its user, or its address when not signed in) has spent its request budget for the ' +
+      'window; report routes and CSV cost more than other requests (docs/API.md, Rate limits). On login also: too many ' +
+      'failed logins for this username from this address',
+    headers: {
+      'Retry-After': { $ref: '#/components/headers/RetryAfter' },
+      'RateLimit-Limit': { $ref: '#/components/headers/RateLimitLimit' },
+      'RateLimit-Remaining': { $ref: '#/components/headers/RateLimitRemaining' },
+      'RateLimit-Reset': { $ref: '#/components/headers/RateLimitReset' },
+    },
     content: errorBody,
   },
   Internal: { description: '`INTERNAL`: a fault of the server; the message carries no internals', content: errorBody },
-  Unavailable: { description: '`UNAVAILABLE`: the database cannot be reached; try again shortly', content: errorBody },
+  Unavailable: {
+    description: '`UNAVAILABLE`: the database cannot be reached; try again after `Retry-After` seconds',
+    headers: { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } },
+    content: errorBody,
+  },
 };
 
 const HEADERS = {
@@ -107,7 +126,10 @@ const HEADERS = {
     schema: { type: 'integer', minimum: 0 },
   },
   WWWAuthenticate: { description: 'Always `Bearer`', schema: { type: 'string' } },
-  RetryAfter: { description: 'Seconds until a login for this username may be tried again', schema: { type: 'integer', minimum: 0 } },
+  RetryAfter: { description: 'Seconds until the request may be tried again', schema: { type: 'integer', minimum: 0 } },
+  RateLimitLimit: { description: "Points per window in this client's budget", schema: { type: 'integer', minimum: 1 } },
+  RateLimitRemaining: { description: 'Points left in the current window', schema: { type: 'integer', minimum: 0 } },
+  RateLimitReset: { description: 'Seconds until the window ends and the budget is full again', schema: { type: 'integer', minimum: 1 } },
 };
 
 const ref = (name: keyof typeof RESPONSES) => ({ $ref: `#/components/responses/${name}` });
@@ -122,13 +144,22 @@ const PARAMETER_TEXT: Record<string, string> = {
   date: 'Epoch milliseconds (an instant), `YYYY-MM-DD` (a whole day in the service time zone) or an ISO-8601 date-time with `Z` or an offset',
   from: 'Start, inclusive: epoch ms, `YYYY-MM-DD` (from the start of that day) or an ISO-8601 date-time',
   to: 'End, inclusive: epoch ms, `YYYY-MM-DD` (to the end of that day) or an ISO-8601 date-time',
+  lastServices: 'How many of the most recent services (of the types, up to `to`) to count: 1–1000, default 12',
+  moreThanPercent: 'Songs sung in more than this percentage of those services: 0–99, default 50',
+};
+
+/** Ranges of integer query parameters the resolvers check (a value outside is a 400). */
+const PARAMETER_RANGES: Record<string, { minimum: number; maximum: number }> = {
+  limit: { minimum: 1, maximum: 1000 },
+  lastServices: { minimum: 1, maximum: 1000 },
+  moreThanPercent: { minimum: 0, maximum: 99 },
 };
 
 function describeParameters(op: Operation): void {
   for (const p of op.parameters ?? []) {
     p.description ??= PARAMETER_TEXT[p.name];
     if (p.in === 'path' && p.schema?.type === 'integer') p.schema.minimum = 1;
-    if (p.name === 'limit') Object.assign(p.schema ?? {}, { minimum: 1, maximum: 1000 });
+    if (PARAMETER_RANGES[p.name]) Object.assign(p.schema ?? {}, PARAMETER_RANGES[p.name]);
     if (p.name === 'offset') Object.assign(p.schema ?? {}, { minimum: 0 });
   }
   if (!op.parameters?.length) delete op.parameters;
@@ -174,7 +205,8 @@ function errorResponses(route: RestRoute, op: Operation): Record<string, unknown
   if (['createUser', 'updateUser', 'deleteUser'].includes(field)) out['409'] = ref('Conflict');
   // The router reads a JSON body on every method, if one is sent, before anything else.
   out['413'] = ref('PayloadTooLarge');
-  if (field === 'login') out['429'] = ref('RateLimited');
+  // Any request may find its client over its rate limit (and login also counts failures).
+  out['429'] = ref('RateLimited');
   out['500'] = ref('Internal');
   out['503'] = ref('Unavailable');
   return out;
@@ -214,6 +246,11 @@ an unknown path answers 404 \`NOT_FOUND\`; a method a path does not have answers
 \`METHOD_NOT_ALLOWED\` with an \`Allow\` header; \`OPTIONS\` (CORS preflight) answers 204.
 A path that is not valid percent-encoded UTF-8 answers 400 \`BAD_REQUEST\` before any routing, on
 any path and method.
+Requests are rate limited per client (its user when signed in, otherwise its address) unless the
+server runs with RATE_LIMIT=off: every answer then carries \`RateLimit-Limit\`,
+\`RateLimit-Remaining\` and \`RateLimit-Reset\`, and a client over its budget gets 429
+\`RATE_LIMITED\` with \`Retry-After\` (seconds) on any path and method; report routes and CSV cost
+more points than other requests (docs/API.md, Rate limits).
 Public operations need no token (a bad token on them is ignored); the others need
 \`Authorization: Bearer <token>\` from \`POST /users/login\`.`;
 

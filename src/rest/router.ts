@@ -1,5 +1,5 @@
 import cors from 'cors';
-import express, { type NextFunction, type Request, type Response } from 'express';
+import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import type { GraphQLField, GraphQLSchema } from 'graphql';
 import type { Logger } from 'pino';
 import { AppError } from '../errors';
@@ -9,7 +9,9 @@ import { decideAccess } from '../graphql/permissions';
 import { bodyParserError, jsonBody } from '../http/body';
 import { clientError, firstError, toAppError } from '../http/errors';
 import { rejectUndecodablePaths } from '../http/path';
+import { RATE_LIMIT_HEADERS, type RequestRateLimiter } from '../http/rate-limit';
 import { oversize, sendJsonWithin } from '../http/response-size';
+import { isAnalyticsField } from '../graphql/rate-limit';
 import { sendError } from './errors';
 import { songUsageCsv, wantsCsv } from './csv';
 import { readArguments } from './input';
@@ -56,6 +58,35 @@ function prepare(sofa: Sofa, route: RestRoute): PreparedRoute {
   };
 }
 
+function wantsCsvLeniently(req: Request): boolean {
+  try {
+    return wantsCsv(req);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The CORS headers every /api/v1 answer carries, errors included (docs/API.md: Headers and CORS);
+ * preflights are answered here. Also used for answers given before this router runs (a client
+ * over its rate limit).
+ */
+export function restCors(corsOrigins: string[] | '*'): RequestHandler {
+  const headers = cors({
+    origin: corsOrigins,
+    methods: ALLOWED_METHODS,
+    // Joined once here rather than by cors on every request.
+    allowedHeaders: 'Authorization,Content-Type,X-Request-Id',
+    exposedHeaders: ['Location', 'X-Total-Count', 'Retry-After', 'WWW-Authenticate', 'X-Request-Id', ...RATE_LIMIT_HEADERS].join(','),
+    optionsSuccessStatus: 204,
+    maxAge: 600,
+  });
+  return (req, res, next) => {
+    res.set('Access-Control-Allow-Methods', ALLOWED_METHODS);
+    headers(req, res, next);
+  };
+}
+
 /**
  * REST API v1 as an Express router. Each route of the table is read strictly here (path ids, JSON
  * body types against the field's GraphQL argument types), access is decided here, once, the
@@ -67,26 +98,19 @@ function prepare(sofa: Sofa, route: RestRoute): PreparedRoute {
  * each route's access itself, by the same rule and the same decision (`decideAccess`) that shield
  * applies on /graphql, and a route's operation reaches no other root field.
  */
-export function createRestRouter(schema: GraphQLSchema, services: Services, corsOrigins: string[] | '*', maxResponseBytes: number) {
+export function createRestRouter(
+  schema: GraphQLSchema,
+  services: Services,
+  corsOrigins: string[] | '*',
+  maxResponseBytes: number,
+  /** Charges report routes and CSV their weight (docs/API.md, Rate limits); none when limits are off. */
+  rateLimiter?: RequestRateLimiter,
+) {
   const log: Logger = services.log;
   const sofa = sofaOf(schema);
   const router = express.Router();
 
-  router.use((_req, res, next) => {
-    res.set('Access-Control-Allow-Methods', ALLOWED_METHODS);
-    next();
-  });
-  router.use(
-    cors({
-      origin: corsOrigins,
-      methods: ALLOWED_METHODS,
-      // Joined once here rather than by cors on every request.
-      allowedHeaders: 'Authorization,Content-Type,X-Request-Id',
-      exposedHeaders: 'Location,X-Total-Count,Retry-After,WWW-Authenticate,X-Request-Id',
-      optionsSuccessStatus: 204,
-      maxAge: 600,
-    }),
-  );
+  router.use(restCors(corsOrigins));
   router.use(rejectUndecodablePaths(sendError));
   // Any content type is read as JSON: `curl -d '{...}'` sends form encoding by default, and a
   // body that is not JSON is answered as malformed either way.
@@ -109,8 +133,16 @@ export function createRestRouter(schema: GraphQLSchema, services: Services, cors
     methodsByPath.set(route.path, [...(methodsByPath.get(route.path) ?? []), route.method]);
     const { access, rule } = route.operation;
 
+    const analytics = isAnalyticsField(route.field);
     router[route.method.toLowerCase() as 'get'](route.path, async (req: Request, res: Response, next: NextFunction) => {
       try {
+        // Before any work: a client over its budget costs no report. A bad `format` is charged as
+        // JSON and refused below.
+        if (rateLimiter && analytics) {
+          const policy = rateLimiter.policy;
+          const weight = route.csv !== undefined && wantsCsvLeniently(req) ? policy.csvWeight : policy.analyticsWeight;
+          if (!(await rateLimiter.chargeHeavy(res, weight))) return;
+        }
         const graphqlContext = createContext(services, requestInfo(req, res));
         // Who is asking comes before what is asked: no token and a bad body is a 401, not a 400.
         if (access !== 'public') {

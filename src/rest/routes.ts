@@ -42,12 +42,22 @@ export const ROUTES: readonly RestRoute[] = ROOT_OPERATIONS.flatMap((operation) 
 
 /**
  * Relation fields are GraphQL-only: REST records are exactly the flat shapes of docs/API.md.
- * SOFA is given a view of the schema without them, so its operations never select them.
+ * SOFA is given a view of the schema without them, so its operations never select them. So are
+ * the licensing fields: the v1 song record is exactly {id, name, artists}; REST reads the licensing
+ * details in the usage report's rows (SongUsage.ccliNumber, SongUsage.copyright) and writes them
+ * in song bodies.
  */
-const RELATION_FIELDS: readonly FieldCoordinate[] = ['Song.services', 'Song.usage', 'Service.songs', 'Service.setlist'];
+const RECORD_FIELDS_HIDDEN: readonly FieldCoordinate[] = [
+  'Song.ccliNumber',
+  'Song.copyright',
+  'Song.services',
+  'Song.usage',
+  'Service.songs',
+  'Service.setlist',
+];
 
-/** What REST never shows: the relation fields, and the root fields the table marks GraphQL-only. */
+/** What REST never shows: the fields above, and the root fields the table marks GraphQL-only. */
 export const GRAPHQL_ONLY_FIELDS: readonly FieldCoordinate[] = [
-  ...RELATION_FIELDS,
+  ...RECORD_FIELDS_HIDDEN,
   ...ROOT_OPERATIONS.filter((op) => op.rest === GRAPHQL_ONLY).map((op) => op.field),
 ];

@@ -1,5 +1,6 @@
 import type { ServiceType } from '../generated/graphql';
-import type { AnalyticsWindow, UsageStats } from './analytics-types';
+import type { AnalyticsWindow, SungOftenRecord, UsageStats } from './analytics-types';
+import type { SongRecord } from './types';
 
 /** Aggregates of one song as both stores' statements return them (numbers already converted). */
 export interface UsageColumns {
@@ -35,3 +36,19 @@ export const boundsOf = (w: { from: number | null; to: number | null }) => ({
 
 /** Statements page with LIMIT -1 meaning "no limit" (SQLite) or a large integer (Cypher). */
 export const NO_LIMIT = 2 ** 31 - 1;
+
+/**
+ * A sungOften answer from both stores' rows: the share is divided here, once, so both stores (and
+ * every client) get the same double for the same counts.
+ */
+export function sungOften(
+  run: { services: number; first: number | null; last: number | null },
+  songs: { song: SongRecord; times: number; last: number }[],
+): SungOftenRecord {
+  return {
+    services: run.services,
+    firstService: run.first,
+    lastService: run.last,
+    songs: songs.map((s) => ({ song: s.song, timesSung: s.times, share: s.times / run.services, lastSung: s.last })),
+  };
+}

@@ -36,6 +36,7 @@ export interface SongUsageRecord extends UsageStats {
  */
 export interface SongUsageQuery {
   window: AnalyticsWindow;
+  /** FIRST_SUNG (new songs): latest first performance first, ties by song id descending. */
   sort: SongUsageSort | 'FIRST_SUNG';
   includeUnsung: boolean;
   /** Only songs never sung, or last sung before this instant. */
@@ -57,6 +58,34 @@ export interface UsageBucketRecord {
   services: number;
   performances: number;
   distinctSongs: number;
+}
+
+/** Overuse at a glance: the last `lastServices` services of the types up to `to` (inclusive, open when null). */
+export interface SungOftenQuery {
+  to: number | null;
+  serviceTypes: ServiceType[];
+  lastServices: number;
+  /** Songs sung in strictly more than this percentage of those services (0 to 99). */
+  moreThanPercent: number;
+}
+
+export interface SongShareRecord {
+  song: SongRecord;
+  /** Services of the run in which the song was sung. */
+  timesSung: number;
+  /** timesSung / the run's services. */
+  share: number;
+  /** The latest service of the run in which it was sung. */
+  lastSung: number;
+}
+
+export interface SungOftenRecord {
+  /** Services in the run: `lastServices`, or fewer when fewer exist. */
+  services: number;
+  firstService: number | null;
+  lastService: number | null;
+  /** Most often first, then by song id. */
+  songs: SongShareRecord[];
 }
 
 export interface ArtistUsageRecord {
@@ -93,4 +122,5 @@ export interface AnalyticsStore {
     songId: number | null,
   ): Promise<UsageBucketRecord[]>;
   artistUsage(window: AnalyticsWindow, page: { limit?: number; offset?: number }): Promise<Ranked<ArtistUsageRecord>>;
+  songsSungOften(query: SungOftenQuery): Promise<SungOftenRecord>;
 }

@@ -1,8 +1,11 @@
+import { CCLI_NUMBER, COPYRIGHT_MAX_LENGTH, NO_LICENSING, type SongLicensing } from '../domain/licensing';
 import { usernameKey } from './keys';
-import type { Snapshot, SnapshotCounts } from './types';
+import type { Snapshot, SnapshotCounts, SnapshotLicensing } from './types';
 
 export const SNAPSHOT_FORMAT = 'worship-records-snapshot' as const;
-export const SNAPSHOT_VERSION = 1 as const;
+/** What exports write. Version 1 (before songs had licensing details) is still read. */
+export const SNAPSHOT_VERSION = 2 as const;
+const READABLE_VERSIONS: readonly number[] = [1, SNAPSHOT_VERSION];
 
 export class SnapshotError extends Error {}
 
@@ -26,17 +29,26 @@ export function sequenceFloor(s: Snapshot): Snapshot['sequences'] {
  * handed out (0 where none), raised to the ids actually present.
  */
 export function assembleSnapshot(
-  records: Pick<Snapshot, 'songs' | 'services' | 'links' | 'users'>,
+  records: Pick<Snapshot, 'songs' | 'services' | 'links' | 'users'> & { licensing: SnapshotLicensing[] },
   issued: Partial<Snapshot['sequences']>,
 ): Snapshot {
   const draft: Snapshot = {
     format: SNAPSHOT_FORMAT,
     version: SNAPSHOT_VERSION,
     ...records,
+    licensing: records.licensing.filter((l) => l.ccliNumber !== null || l.copyright !== null),
     sequences: { song: issued.song ?? 0, service: issued.service ?? 0, user: issued.user ?? 0, link: issued.link ?? 0 },
   };
   return { ...draft, sequences: sequenceFloor(draft) };
 }
+
+/** Each song's licensing details in a snapshot, by song id (songs without any are not in it). */
+export function licensingBySong(s: Snapshot): Map<number, SongLicensing> {
+  return new Map((s.licensing ?? []).map((l) => [l.songId, { ccliNumber: l.ccliNumber, copyright: l.copyright }]));
+}
+
+/** The details a store writes for a snapshot's song: none when the snapshot has none for it. */
+export const licensingOf = (byId: Map<number, SongLicensing>, songId: number): SongLicensing => byId.get(songId) ?? NO_LICENSING;
 
 export const snapshotCounts = (s: Snapshot): SnapshotCounts => ({
   songs: s.songs.length,
@@ -62,10 +74,11 @@ function distinctIds(kind: string, ids: number[]): Set<number> {
  * must never leave a half-copied or silently trimmed store behind.
  */
 export function checkSnapshot(s: Snapshot): void {
-  if (s?.format !== SNAPSHOT_FORMAT || s.version !== SNAPSHOT_VERSION) {
-    throw new SnapshotError(`not a ${SNAPSHOT_FORMAT} version ${SNAPSHOT_VERSION} document`);
+  if (s?.format !== SNAPSHOT_FORMAT || !READABLE_VERSIONS.includes(s.version)) {
+    throw new SnapshotError(`not a ${SNAPSHOT_FORMAT} document of version ${READABLE_VERSIONS.join(' or ')}`);
   }
   const songs = distinctIds('song', s.songs.map((r) => r.id));
+  checkLicensing(s, songs);
   const services = distinctIds('service', s.services.map((r) => r.id));
   distinctIds('user', s.users.map((r) => r.id));
   distinctIds('link seq', s.links.map((r) => r.seq));
@@ -95,5 +108,26 @@ export function checkSnapshot(s: Snapshot): void {
   for (const name of ['song', 'service', 'user', 'link'] as const) {
     const value = s.sequences?.[name];
     if (!Number.isSafeInteger(value) || value < 0) throw new SnapshotError(`sequence ${name} is missing or invalid`);
+  }
+}
+
+/** Licensing entries name songs of the snapshot, once each, with values a store accepts. */
+function checkLicensing(s: Snapshot, songs: Set<number>): void {
+  if (s.licensing === undefined) {
+    if (s.version === 1) return;
+    throw new SnapshotError('licensing is missing');
+  }
+  if (!Array.isArray(s.licensing)) throw new SnapshotError('licensing is not a list');
+  const seen = new Set<number>();
+  for (const l of s.licensing) {
+    if (!songs.has(l?.songId)) throw new SnapshotError(`licensing names missing song ${String(l?.songId)}`);
+    if (seen.has(l.songId)) throw new SnapshotError(`licensing names song ${l.songId} twice`);
+    seen.add(l.songId);
+    if (l.ccliNumber !== null && !(typeof l.ccliNumber === 'string' && CCLI_NUMBER.test(l.ccliNumber))) {
+      throw new SnapshotError(`song ${l.songId} has a CCLI number that is not 1 to 10 digits`);
+    }
+    if (l.copyright !== null && !(typeof l.copyright === 'string' && l.copyright.trim() !== '' && l.copyright.length <= COPYRIGHT_MAX_LENGTH)) {
+      throw new SnapshotError(`song ${l.songId} has a copyright that is empty or longer than ${COPYRIGHT_MAX_LENGTH} characters`);
+    }
   }
 }

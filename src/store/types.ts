@@ -1,8 +1,13 @@
 import type { Role, Service, ServiceType, Song, User } from '../generated/graphql';
+import type { SongLicensing } from '../domain/licensing';
 import type { AnalyticsStore } from './analytics-types';
 
-/** A song as stored: the schema's Song without its relation field. */
-export type SongRecord = Omit<Song, 'services' | 'usage'>;
+/**
+ * A song as lists and relations read it: the schema's Song without its relation fields and its
+ * licensing details, which only GraphQL shows and which are read for the songs that need them
+ * (`licensingOfSongs`), so that the REST records and the hot list reads stay as they were.
+ */
+export type SongRecord = Omit<Song, 'services' | 'usage' | 'ccliNumber' | 'copyright'>;
 /** A service as stored: `date` is epoch milliseconds. */
 export type ServiceRecord = Omit<Service, 'songs' | 'setlist'>;
 /** One place of a setlist: `position` is 1..n without gaps. */
@@ -23,7 +28,11 @@ export interface UserCredentials extends UserRecord {
 export interface SongInput {
   name: string;
   artists: string[];
+  /** Licensing details (src/domain/licensing.ts); absent or null: none. */
+  ccliNumber?: string | null;
+  copyright?: string | null;
 }
+/** Fields absent keep their value; a licensing field given as null is removed. */
 export type SongPatch = Partial<SongInput>;
 
 export interface ServiceInput {
@@ -123,16 +132,27 @@ export interface SnapshotLink {
   seq: number;
 }
 
+/** A song's licensing details in a snapshot: only songs that have one or both. */
+export interface SnapshotLicensing extends SongLicensing {
+  songId: number;
+}
+
 /**
- * Everything a store holds, for moving between stores (scripts/migrate.ts). `sequences` are the
+ * Everything a store holds, for moving between stores (src/cli/migrate.ts). `sequences` are the
  * highest ids ever issued, which can exceed the highest id present (deleted records): carrying
  * them over keeps ids from being reused in the target store.
  */
 export interface Snapshot {
   format: 'worship-records-snapshot';
-  version: 1;
+  /** 2 since songs carry licensing details; a version 1 snapshot (none) is still read. */
+  version: 1 | 2;
   /** Ordered by id. */
   songs: SongRecord[];
+  /**
+   * Ordered by song id; absent in version 1. Beside the songs rather than in them, so a song's
+   * record keeps one shape everywhere.
+   */
+  licensing?: SnapshotLicensing[];
   /** Ordered by id. */
   services: ServiceRecord[];
   /** Ordered by seq. */
@@ -178,6 +198,8 @@ export interface Store extends AnalyticsStore {
   songsAfter(sort: SongSort, page: KeysetPage): Promise<KeysetResult<SongRecord>>;
   /** Same length and order as `ids`; null where no song has that id. */
   songsByIds(ids: readonly number[]): Promise<(SongRecord | null)[]>;
+  /** Licensing details of many songs; same length and order as `ids`, null where no song has that id. */
+  licensingOfSongs(ids: readonly number[]): Promise<(SongLicensing | null)[]>;
   /** `artistKey` is already normalised with `artistKey()` (src/domain/artists.ts). */
   songsByArtistKey(artistKey: string, page: Page): Promise<Paged<SongRecord>>;
   createSong(input: SongInput): Promise<SongRecord>;

@@ -10,6 +10,8 @@ import type {
   PairingRecord,
   SongUsageQuery,
   SongUsageRecord,
+  SungOftenQuery,
+  SungOftenRecord,
   UsageBucketRecord,
   UsageStats,
 } from '../../src/store/analytics-types';
@@ -84,7 +86,8 @@ export class Reference {
       TIMES_SUNG: (a, b) => b.timesSung - a.timesSung,
       LAST_SUNG: (a, b) => nullsLow(b.lastSung) - nullsLow(a.lastSung),
       LEAST_RECENTLY_SUNG: (a, b) => nullsLow(a.lastSung) - nullsLow(b.lastSung),
-      FIRST_SUNG: (a, b) => nullsLow(a.firstSung) - nullsLow(b.firstSung),
+      // New songs: newest first, and songs introduced together by id descending (newest first throughout).
+      FIRST_SUNG: (a, b) => nullsLow(b.firstSung) - nullsLow(a.firstSung) || b.song.id - a.song.id,
       NAME: (a, b) => (a.song.name < b.song.name ? -1 : a.song.name > b.song.name ? 1 : 0),
     };
     rows.sort((a, b) => key[q.sort](a, b) || a.song.id - b.song.id);
@@ -105,6 +108,30 @@ export class Reference {
     }
     rows.sort((a, b) => b.together - a.together || b.jaccard - a.jaccard || a.song.id - b.song.id);
     return rows.slice(0, limit);
+  }
+
+  songsSungOften(q: SungOftenQuery): SungOftenRecord {
+    const run = this.services
+      .filter((v) => q.serviceTypes.includes(v.serviceType) && (q.to === null || v.date <= q.to))
+      .sort((a, b) => b.date - a.date || b.id - a.id)
+      .slice(0, q.lastServices);
+    const inRun = new Set(run.map((v) => v.id));
+    const counts = new Map<number, { song: SongRecord; times: number; last: number }>();
+    for (const p of this.performances.filter((x) => inRun.has(x.service.id))) {
+      const c = counts.get(p.song.id) ?? { song: p.song, times: 0, last: p.service.date };
+      counts.set(p.song.id, { song: p.song, times: c.times + 1, last: Math.max(c.last, p.service.date) });
+    }
+    const songs = [...counts.values()]
+      .filter((c) => c.times * 100 > q.moreThanPercent * run.length)
+      .sort((a, b) => b.times - a.times || a.song.id - b.song.id)
+      .map((c) => ({ song: c.song, timesSung: c.times, share: c.times / run.length, lastSung: c.last }));
+    const dates = run.map((v) => v.date);
+    return {
+      services: run.length,
+      firstService: dates.length ? Math.min(...dates) : null,
+      lastService: dates.length ? Math.max(...dates) : null,
+      songs,
+    };
   }
 
   serviceSpan(types: ServiceType[]) {

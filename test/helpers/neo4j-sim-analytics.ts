@@ -165,6 +165,22 @@ export const ANALYTICS_STATEMENTS: Record<AnalyticsStatementName, (g: AnalyticsG
       .usageTimeline(buckets, windowOf(p), songId)
       .map((b, i) => ({ i: int(i), start: int(b.start), services: int(b.services), performances: int(b.performances), distinctSongs: int(b.distinctSongs) }));
   },
+  songsSungOften: (g, p) => {
+    const r = reference(g).songsSungOften({
+      to: num(p.to),
+      serviceTypes: p.serviceTypes as ServiceType[],
+      lastServices: num(p.lastServices),
+      moreThanPercent: num(p.moreThanPercent),
+    });
+    return [
+      {
+        services: int(r.services),
+        firstService: intOrNull(r.firstService),
+        lastService: intOrNull(r.lastService),
+        songs: r.songs.map((s) => [int(s.song.id), s.song.name, s.song.artists, int(s.timesSung), int(s.lastSung)]),
+      },
+    ];
+  },
   artistUsageAllTime: (g, p) => {
     const types = p.serviceTypes as ServiceType[];
     const rows: { artist: string; timesSung: number; songs: number }[] = [];

@@ -27,7 +27,16 @@ type Params = Record<string, unknown>;
 type Row = Record<string, unknown>;
 
 /** `usage`: the maintained usage properties (statements.ts), as last written; absent ones are null. */
-interface SongNode { id: number; name: string; artists: string[]; keys: string[]; usage: Usage }
+/** `ccliNumber` and `copyright` are absent (undefined) when not recorded, as properties are. */
+interface SongNode {
+  id: number;
+  name: string;
+  artists: string[];
+  keys: string[];
+  usage: Usage;
+  ccliNumber?: string;
+  copyright?: string;
+}
 type Usage = Record<string, number | null>;
 interface ServiceNode { id: number; date: number; serviceType: string }
 interface UserNode {
@@ -69,6 +78,9 @@ const songRow = (s: SongNode | undefined) => ({
   name: s?.name ?? null,
   artists: s ? [...s.artists] : null,
 });
+const licensingRow = (s: SongNode | undefined) => ({ ccliNumber: s?.ccliNumber ?? null, copyright: s?.copyright ?? null });
+/** SET or CREATE with null removes the property (it is not stored as null). */
+const property = (v: unknown) => (v === null ? undefined : (v as string));
 const serviceRow = (v: ServiceNode | undefined) => ({
   id: v ? int(v.id) : null,
   date: v ? int(v.date) : null,
@@ -155,7 +167,6 @@ function uniqueUsernameKey(g: Graph, key: string, id: number) {
 
 // Paging as the Cypher does it: SKIP/LIMIT, list slices [offset..end], keysets on (key, id).
 const skipLimit = <T>(list: T[], p: Params) => list.slice(num(p.offset), num(p.offset) + num(p.limit));
-const sliceOf = <T>(list: T[], p: Params) => list.slice(num(p.offset), num(p.end));
 const total = (n: number) => ({ total: int(n) });
 const desc = <T>(cmp: (a: T, b: T) => number) => (a: T, b: T) => -cmp(a, b);
 const byName = (a: SongNode, b: SongNode) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.id - b.id);
@@ -169,7 +180,7 @@ const songProbe = (p: Params): SongNode => ({ id: num(p.id), name: (p.key as str
 const serviceProbe = (p: Params): ServiceNode => ({ id: num(p.id), date: num(p.key), serviceType: '' });
 
 /**
- * A stand-in for Lucene with `standard-folding` over name and artists: words folded (NFKD, marks
+ * A stand-in for Lucene with `standard-folding` over name, artists and CCLI number: words folded (NFKD, marks
  * removed, lower case), every `+word` required (optional words only rank, and are ignored here
  * unless none is required), `word*` a prefix; score = matching fields. It reads
  * only the query shape luceneQuery() writes.
@@ -182,9 +193,10 @@ function fulltext(g: Graph, query: string): { song: SongNode; score: number }[] 
     words(text).some((w) => (t.prefix ? w.startsWith(t.word) : w === t.word));
   const out: { song: SongNode; score: number }[] = [];
   for (const song of g.songs.values()) {
-    const fields = [song.name, song.artists.join(' ')];
+    const fields = [song.name, song.artists.join(' '), song.ccliNumber ?? ''];
     if (!terms.every((t) => fields.some((f) => hit(f, t)))) continue;
-    out.push({ song, score: terms.filter((t) => hit(song.name, t)).length * 2 + terms.filter((t) => hit(fields[1], t)).length });
+    const others = fields.slice(1).reduce((n, f) => n + terms.filter((t) => hit(f, t)).length, 0);
+    out.push({ song, score: terms.filter((t) => hit(song.name, t)).length * 2 + others });
   }
   return out.sort((a, b) => b.score - a.score || a.song.id - b.song.id);
 }
@@ -203,11 +215,24 @@ const STORE_STATEMENTS: Record<StoreStatementName, (g: Graph, p: Params) => Row[
   countSongs: (g) => [total(g.songs.size)],
   searchSongs: (g, p) => skipLimit(fulltext(g, p.query as string), p).map((r) => songRow(r.song)),
   countSearch: (g, p) => [total(fulltext(g, p.query as string).length)],
+  songsLicensing: (g, p) =>
+    nums(p.ids).map((id, i) => {
+      const s = g.songs.get(id);
+      return { i: int(i), id: s ? int(s.id) : null, ...licensingRow(s) };
+    }),
   songsByIds: (g, p) => nums(p.ids).map((id, i) => ({ i: int(i), ...songRow(g.songs.get(id)) })),
   songsByArtistKey: (g, p) => skipLimit(byId(g.songs).filter((s) => s.keys.includes(p.artistKey as string)), p).map(songRow),
   countByArtistKey: (g, p) => [total(byId(g.songs).filter((s) => s.keys.includes(p.artistKey as string)).length)],
   createSong: (g, p) => {
-    const s = { id: next(g, 'Song'), name: p.name as string, artists: p.artists as string[], keys: p.artistKeys as string[], usage: zeroUsage() };
+    const s: SongNode = {
+      id: next(g, 'Song'),
+      name: p.name as string,
+      artists: p.artists as string[],
+      keys: p.artistKeys as string[],
+      usage: zeroUsage(),
+      ccliNumber: property(p.ccliNumber),
+      copyright: property(p.copyright),
+    };
     g.songs.set(s.id, s);
     return [songRow(s)];
   },
@@ -216,6 +241,8 @@ const STORE_STATEMENTS: Record<StoreStatementName, (g: Graph, p: Params) => Row[
     if (!s) return [];
     s.name = (p.name as string | null) ?? s.name;
     s.artists = (p.artists as string[] | null) ?? s.artists;
+    if (p.setCcliNumber) s.ccliNumber = property(p.ccliNumber);
+    if (p.setCopyright) s.copyright = property(p.copyright);
     return [songRow(s)];
   },
   setSongArtists: (g, p) => {
@@ -281,13 +308,22 @@ const STORE_STATEMENTS: Record<StoreStatementName, (g: Graph, p: Params) => Row[
 
   setlists: (g, p) =>
     nums(p.ids).flatMap((serviceId, i) =>
-      sliceOf(setlistOf(g, serviceId), p).map((l) => ({ i: int(i), ...songRow(g.songs.get(l.songId)) })),
+      skipLimit(setlistOf(g, serviceId), p).map((l) => ({ i: int(i), ...songRow(g.songs.get(l.songId)) })),
     ),
-  setlistCounts: (g, p) => nums(p.ids).map((serviceId, i) => ({ i: int(i), ...total(setlistOf(g, serviceId).length) })),
+  // A row per existing service only (MATCH, not OPTIONAL MATCH).
+  setlistCounts: (g, p) =>
+    nums(p.ids).flatMap((serviceId, i) => (g.services.has(serviceId) ? [{ i: int(i), ...total(setlistOf(g, serviceId).length) }] : [])),
   servicesForSongs: (g, p) =>
-    nums(p.ids).flatMap((songId, i) => sliceOf(performancesOf(g, songId, p), p).map((v) => ({ i: int(i), ...serviceRow(v) }))),
+    nums(p.ids).flatMap((songId, i) => skipLimit(performancesOf(g, songId, p), p).map((v) => ({ i: int(i), ...serviceRow(v) }))),
+  // The song's maintained usage counts as last written (a stale one answers wrong), per asked type.
   servicesForSongsCounts: (g, p) =>
-    nums(p.ids).map((songId, i) => ({ i: int(i), ...total(performancesOf(g, songId, p).length) })),
+    nums(p.ids).flatMap((songId, i) => {
+      const song = g.songs.get(songId);
+      if (!song) return [];
+      const types = p.serviceTypes as string[];
+      const sum = USAGE_TYPES.reduce((n, [type, prefix]) => n + (types.includes(type) ? (song.usage[`${prefix}Times`] as number) : 0), 0);
+      return [{ i: int(i), ...total(sum) }];
+    }),
   lockServices: (g, p) => [{ locked: int(nums(p.serviceIds).filter((id) => g.services.has(id)).length) }],
   lockSongs: (g, p) => [{ locked: int(nums(p.songIds).filter((id) => g.songs.has(id)).length) }],
   linkOrders: (g, p) =>
@@ -381,6 +417,10 @@ const STORE_STATEMENTS: Record<StoreStatementName, (g: Graph, p: Params) => Row[
   },
   deleteUser: (g, p) => [{ deleted: int(g.users.delete(num(p.id)) ? 1 : 0) }],
 
+  exportLicensing: (g) =>
+    byId(g.songs)
+      .filter((s) => s.ccliNumber !== undefined || s.copyright !== undefined)
+      .map((s) => ({ songId: int(s.id), ...licensingRow(s) })),
   exportServices: (g) => byId(g.services).map(serviceRow),
   exportLinks: (g) =>
     [...g.links.values()]
@@ -394,6 +434,8 @@ const STORE_STATEMENTS: Record<StoreStatementName, (g: Graph, p: Params) => Row[
       const s = g.songs.get(id) ?? { id, name: '', artists: [], keys: [], usage: zeroUsage() };
       s.name = row.name as string;
       s.artists = row.artists as string[];
+      s.ccliNumber = property(row.ccliNumber);
+      s.copyright = property(row.copyright);
       g.songs.set(id, s);
     }
     return [{ written: int((p.rows as Row[]).length) }];

@@ -57,8 +57,8 @@ export interface Verdict {
 /**
  * What the document promises for one observed call: a HEAD runs the GET operation; a path with no
  * operation for the method answers 405 (204 for an OPTIONS preflight); a path with none at all
- * answers 404; an undecodable path answers 400 anywhere. These are stated once in the document's
- * `info.description`.
+ * answers 404; an undecodable path answers 400 anywhere, and a client over its rate limit 429.
+ * These are stated once in the document's `info.description`.
  */
 export function verdictOf(doc: Doc, call: ApiCall): Verdict | undefined {
   if (DOCUMENT_PATHS.some((re) => re.test(call.path))) return undefined;
@@ -67,8 +67,8 @@ export function verdictOf(doc: Doc, call: ApiCall): Verdict | undefined {
   const hit = onPath.find((m) => m.method === method);
   if (!hit) {
     // An undecodable path is refused before routing: 400 on any path and method.
-    if (!onPath.length) return { call, operation: '(unknown path)', documented: ['404', '400'] };
-    return { call, operation: '(other method)', documented: method === 'OPTIONS' ? ['204', '400'] : ['405', '400'] };
+    if (!onPath.length) return { call, operation: '(unknown path)', documented: ['404', '400', '429'] };
+    return { call, operation: '(other method)', documented: method === 'OPTIONS' ? ['204', '400', '429'] : ['405', '400', '429'] };
   }
   const op = doc.paths[hit.template]?.[method.toLowerCase()];
   return {

@@ -12,9 +12,12 @@ export interface Run {
   exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-/** Start `node -r tsx/cjs src/main.ts` with exactly `env` (plus PATH/HOME): nothing leaks in from jest. */
-export function run(env: Record<string, string>): Run {
-  const child = spawn(process.execPath, ['-r', 'tsx/cjs', 'src/main.ts'], {
+/**
+ * Start `node -r tsx/cjs src/main.ts` with exactly `env` (plus PATH/HOME): nothing leaks in from
+ * jest. `preload`: more modules to load first (`-r`).
+ */
+export function run(env: Record<string, string>, preload: string[] = []): Run {
+  const child = spawn(process.execPath, ['-r', 'tsx/cjs', ...preload.flatMap((p) => ['-r', p]), 'src/main.ts'], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -61,9 +64,10 @@ export function runScript(
   script: string,
   args: string[],
   env: Record<string, string>,
+  preload: string[] = [],
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['-r', 'tsx/cjs', script, ...args], {
+    const child = spawn(process.execPath, ['-r', 'tsx/cjs', ...preload.flatMap((p) => ['-r', p]), script, ...args], {
       cwd: ROOT,
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
     });

@@ -28,7 +28,9 @@ export function parsePrometheus(text: string): { samples: Sample[]; types: Map<s
     const labels: Record<string, string> = {};
     for (const [, k, v] of (m[2] ?? '').matchAll(LABEL)) labels[k] = v.replace(/\\(.)/g, (_, c) => (c === 'n' ? '\n' : c));
     const value = m[3] === '+Inf' ? Infinity : m[3] === '-Inf' ? -Infinity : Number(m[3]);
-    if (Number.isNaN(value) && m[3] !== 'NaN') throw new Error(`bad value: ${line}`);
+    // Prometheus reads values with Go's ParseFloat, which takes NaN in any case; prom-client writes
+    // `Nan` for an event-loop lag measured before the first sample.
+    if (Number.isNaN(value) && !/^nan$/i.test(m[3])) throw new Error(`bad value: ${line}`);
     samples.push({ name: m[1], labels, value });
   }
   return { samples, types };

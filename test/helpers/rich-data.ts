@@ -8,17 +8,18 @@ export const YEAR_2200 = Date.UTC(2200, 11, 31, 23, 59, 59, 999); // beyond 32-b
  * Data whose copy shows every detail a migration must keep: deleted records leave the id
  * sequences ahead of the highest ids (songs 4, services 3 and users 3 are gone); a link inserted
  * between two others, so link order (seq) and position differ; dates beyond 32 bits and before 1970;
- * a changed password (token version 1); artists needing trimming, case folding and NFC.
+ * a changed password (token version 1); artists needing trimming, case folding and NFC; licensing
+ * details in full, in part and not at all (and on the deleted song, so none must survive it).
  *
  * Resulting setlists: service 1 (1900) = Amazing Grace, Crown Him, Be Thou My Vision;
  * service 2 (2200) = Crown Him.
  */
 export async function populateRichly(store: Store): Promise<void> {
   const [a, b, c, gone] = [
-    await store.createSong({ name: 'Amazing Grace', artists: ['John Newton', ''] }),
-    await store.createSong({ name: 'Be Thou My Vision', artists: ['Traditional Irish', '  BEYONCE\u0301 '] }),
+    await store.createSong({ name: 'Amazing Grace', artists: ['John Newton', ''], ccliNumber: '22025', copyright: 'Public Domain' }),
+    await store.createSong({ name: 'Be Thou My Vision', artists: ['Traditional Irish', '  BEYONCE\u0301 '], copyright: 'Words: Mary Byrne, 1905' }),
     await store.createSong({ name: 'Crown Him', artists: [] }),
-    await store.createSong({ name: 'Deleted', artists: ['x'] }),
+    await store.createSong({ name: 'Deleted', artists: ['x'], ccliNumber: '7654321' }),
   ];
   await store.deleteSong(gone.id);
   const early = await store.createService({ date: YEAR_1900, serviceType: 'SUN_AM' });

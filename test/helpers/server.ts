@@ -7,6 +7,7 @@ import { createLogger } from '../../src/logger';
 import { startServer, type RunningServer } from '../../src/server';
 import type { Store } from '../../src/store/types';
 import { recordCall } from './api-calls';
+import { closeNeo4jStore, openNeo4jStore, storeEnv, testStoreKind } from './test-store';
 
 export const ADMIN = { username: 'admin', password: 'admin-password-1' };
 export const JWT_SECRET = 'test-secret-that-is-at-least-32-characters-long';
@@ -27,8 +28,11 @@ export interface CallOptions {
 
 export interface TestServer {
   url: string;
+  /** Names this server's store: its SQLite file, or (TEST_STORE=neo4j) its graph in the run's Neo4j. */
   dbPath: string;
   store: Store;
+  /** Configuration variables that point a CLI run as its own process at this server's store. */
+  storeEnv: Record<string, string>;
   /** A REST call relative to /api/v1. */
   api<T = any>(method: string, path: string, opts?: CallOptions): Promise<Reply<T>>;
   /** A GraphQL POST to /graphql. */
@@ -48,8 +52,10 @@ export function tempDbPath(name = 'songs.db'): string {
 }
 
 /**
- * A real server on a real SQLite file, listening on an ephemeral loopback port; requests go over
- * real HTTP with fetch. `env` overrides any configuration variable; `log` replaces the logger.
+ * A real server on a real SQLite file, or with TEST_STORE=neo4j on the run's real Neo4j (see
+ * ./test-store.ts), listening on an ephemeral loopback port; requests go over real HTTP with
+ * fetch. `env` overrides any configuration variable; `log` replaces the logger. Without
+ * SQLITE_PATH the store is new and empty; with one named before, it is that store again.
  */
 export async function startTestServer(
   env: Record<string, string> = {},
@@ -57,17 +63,25 @@ export async function startTestServer(
   logDestination?: import('pino').DestinationStream,
 ): Promise<TestServer> {
   const dbPath = env.SQLITE_PATH ?? tempDbPath();
+  const onNeo4j = testStoreKind() === 'neo4j';
   const config = loadConfig({
     PORT: '0',
     HOST: '127.0.0.1',
-    SQLITE_PATH: dbPath,
     LOG_LEVEL: 'silent',
     JWT_SECRET,
     ADMIN_USERNAME: ADMIN.username,
     ADMIN_PASSWORD: ADMIN.password,
+    ...storeEnv(dbPath),
     ...env,
   });
-  const server: RunningServer = await startServer(config, createLogger(config.logLevel, logDestination));
+  if (onNeo4j) await openNeo4jStore(dbPath, env.SQLITE_PATH !== undefined);
+  let server: RunningServer;
+  try {
+    server = await startServer(config, createLogger(config.logLevel, logDestination));
+  } catch (err) {
+    if (onNeo4j) await closeNeo4jStore(dbPath);
+    throw err;
+  }
 
   async function raw(method: string, p: string, opts: CallOptions = {}): Promise<Reply> {
     const headers: Record<string, string> = { ...opts.headers };
@@ -92,10 +106,12 @@ export async function startTestServer(
   }
 
   let adminToken: string | undefined;
+  let closing: Promise<void> | undefined;
   const self: TestServer = {
     url: server.url,
     dbPath,
     store: server.store,
+    storeEnv: storeEnv(dbPath),
     api: (method, p, opts) => raw(method, `/api/v1${p}`, opts),
     raw,
     gql: (query, variables, token) =>
@@ -117,7 +133,11 @@ export async function startTestServer(
       if (res.status !== 201) throw new Error(`createUser ${username}: ${res.status} ${res.text}`);
       return { id: res.body.id, token: await self.login(username, password) };
     },
-    close: () => server.close(),
+    close: () =>
+      (closing ??= (async () => {
+        await server.close();
+        if (onNeo4j) await closeNeo4jStore(dbPath);
+      })()),
   };
   return self;
 }

@@ -6,9 +6,12 @@ import type { Resolvers, ServiceType } from '../../generated/graphql';
 import type { AnalyticsWindow, Ranked } from '../../store/analytics-types';
 import type { GraphQLContext } from '../context';
 import { itemsOf } from './paging';
-import { requireSong } from './songs';
+import { licensingOf, requireSong } from './songs';
 
 export const DEFAULT_PAIRINGS = 20;
+/** songsSungOften: a month of three services a week, and "more than half of them". */
+const DEFAULT_RECENT_SERVICES = 12;
+const DEFAULT_MORE_THAN_PERCENT = 50;
 
 /** The page of a ranked list, noting the full count for REST's X-Total-Count. */
 function ranked<T>(ctx: GraphQLContext, info: GraphQLResolveInfo, result: Ranked<T>): T[] {
@@ -82,10 +85,24 @@ export const analyticsResolvers: Resolvers = {
       const song = await requireSong(ctx, songId);
       return { song, ...(await ctx.loaders.usage(parseWindow(window, ctx.serviceTimeZone)).load(song.id)) };
     },
+    songsSungOften: async (_, args, ctx) => {
+      const { to, serviceTypes } = parseWindow({ to: args.to, serviceTypes: args.serviceTypes }, ctx.serviceTimeZone);
+      const lastServices = args.lastServices ?? DEFAULT_RECENT_SERVICES;
+      if (lastServices < 1 || lastServices > 1000) throw badParameter('lastServices', 'must be between 1 and 1000');
+      const moreThanPercent = args.moreThanPercent ?? DEFAULT_MORE_THAN_PERCENT;
+      // 100 would ask for more than every service: nothing could ever qualify.
+      if (moreThanPercent < 0 || moreThanPercent > 99) throw badParameter('moreThanPercent', 'must be between 0 and 99');
+      return ctx.store.songsSungOften({ to, serviceTypes, lastServices, moreThanPercent });
+    },
     artistUsage: async (_, args, ctx, info) => {
       const window = parseWindow(args, ctx.serviceTimeZone);
       return ranked(ctx, info, await ctx.store.artistUsage(window, checkPage(args)));
     },
+  },
+  SongUsage: {
+    // Beside `song` for the licensing report: REST's song record has no room for them.
+    ccliNumber: async (usage, _, ctx) => (await licensingOf(ctx, usage.song.id)).ccliNumber,
+    copyright: async (usage, _, ctx) => (await licensingOf(ctx, usage.song.id)).copyright,
   },
   Song: {
     usage: async (song, args, ctx) => ({

@@ -1,4 +1,5 @@
 import { artistKey } from '../../domain/artists';
+import { licensingValue, NO_LICENSING, type SongLicensing } from '../../domain/licensing';
 import { assertId, rules, validate } from '../../domain/validation';
 import { notFound } from '../../errors';
 import type { Resolvers } from '../../generated/graphql';
@@ -11,6 +12,11 @@ export async function requireSong(ctx: GraphQLContext, id: number) {
   const song = await ctx.loaders.song.load(assertId(id, 'songId'));
   if (!song) throw notFound('Song', id);
   return song;
+}
+
+/** A song's licensing details, batched per request (none for a song that no longer exists). */
+export async function licensingOf(ctx: GraphQLContext, songId: number): Promise<SongLicensing> {
+  return (await ctx.loaders.licensing.load(songId)) ?? NO_LICENSING;
 }
 
 export const songResolvers: Resolvers = {
@@ -37,22 +43,32 @@ export const songResolvers: Resolvers = {
   Mutation: {
     createSong: (_, args, ctx) => {
       const input = validate(rules.createSong, args);
-      return ctx.store.createSong({ name: input.name, artists: input.artists ?? [] });
+      return ctx.store.createSong({
+        name: input.name,
+        artists: input.artists ?? [],
+        ccliNumber: licensingValue(input.ccliNumber) ?? null,
+        copyright: licensingValue(input.copyright) ?? null,
+      });
     },
     updateSong: async (_, { id, ...fields }, ctx) => {
-      const patch = validate(rules.updateSong, fields);
+      const { ccliNumber, copyright, ...rest } = validate(rules.updateSong, fields);
+      const patch = { ...rest, ccliNumber: licensingValue(ccliNumber), copyright: licensingValue(copyright) };
       const song = await ctx.store.updateSong(assertId(id), patch);
       if (!song) throw notFound('Song', id);
       ctx.loaders.song.clear(id).prime(id, song);
+      ctx.loaders.licensing.clear(id);
       return song;
     },
     deleteSong: async (_, { id }, ctx) => {
       if (!(await ctx.store.deleteSong(assertId(id)))) throw notFound('Song', id);
       ctx.loaders.song.clear(id);
+      ctx.loaders.licensing.clear(id);
       return true;
     },
   },
   Song: {
+    ccliNumber: async (song, _, ctx) => (await licensingOf(ctx, song.id)).ccliNumber,
+    copyright: async (song, _, ctx) => (await licensingOf(ctx, song.id)).copyright,
     services: async (song, args, ctx, info) =>
       itemsOf(ctx, info, await ctx.loaders.performancePage({ filter: serviceFilter(args), page: pageOf(args) }).load(song.id)),
   },

@@ -41,7 +41,9 @@ const NO_DATE = '-9007199254740991';
 /**
  * The usage report's filters, order and page over rows (s, STAT_NAMES): rotation ($lastBefore),
  * new songs ($firstFrom..$firstTo), the order of $sort with ties by id, and the page of the
- * ranked rows with their count.
+ * ranked rows with their count. Pages are sliced in two steps, [$offset..][..$limit]: list
+ * indices are 32-bit on the server, which refuses `$offset + $limit` past 2^31 - 1 (any offset
+ * with no limit, whose stand-in NO_LIMIT is 2^31 - 1).
  */
 const RANKED = `WITH s, ${STAT_NAMES}
 WHERE ($lastBefore IS NULL OR last IS NULL OR last < $lastBefore)
@@ -52,13 +54,14 @@ ORDER BY
     WHEN 'TIMES_SUNG' THEN -times
     WHEN 'LAST_SUNG' THEN -coalesce(last, ${NO_DATE})
     WHEN 'LEAST_RECENTLY_SUNG' THEN coalesce(last, ${NO_DATE})
-    WHEN 'FIRST_SUNG' THEN coalesce(first, ${NO_DATE})
+    WHEN 'FIRST_SUNG' THEN -coalesce(first, ${NO_DATE})
     ELSE 0
   END,
   CASE WHEN $sort = 'NAME' THEN s.name ELSE '' END,
+  CASE WHEN $sort = 'FIRST_SUNG' THEN -s.id ELSE 0 END,
   s.id
 WITH collect([s.id, s.name, s.artists, ${STAT_NAMES}]) AS rows
-UNWIND rows[$offset..($offset + $limit)] AS row
+UNWIND rows[$offset..][..$limit] AS row
 RETURN size(rows) AS total, row[0] AS id, row[1] AS name, row[2] AS artists, row[3] AS times,
   row[4] AS first, row[5] AS last, row[6] AS openers, row[7] AS closers, row[8] AS sunAm,
   row[9] AS sunAmLast, row[10] AS sunPm, row[11] AS sunPmLast, row[12] AS wed, row[13] AS wedLast`;
@@ -76,7 +79,7 @@ const ARTISTS_RANKED = `CALL (a) {
 WITH coalesce(spelling, a.key) AS artist, timesSung, songs
 ORDER BY timesSung DESC, artist
 WITH collect([artist, timesSung, songs]) AS rows
-UNWIND rows[$offset..($offset + $limit)] AS row
+UNWIND rows[$offset..][..$limit] AS row
 RETURN size(rows) AS total, row[0] AS artist, row[1] AS timesSung, row[2] AS songs`;
 
 /**
@@ -107,7 +110,8 @@ const COMBINED = `${over('', ' + ')} AS times,
 /**
  * All-time usage report over all three types, one statement per order that an index can serve.
  * The ranked list is the sung songs in the index's order, then (or, for the orders that put
- * never-sung songs first, after) the never-sung ones by id: exactly RANKED's order, since a
+ * never-sung songs first, after) the never-sung ones by id (descending for new songs, which are
+ * newest first throughout): exactly RANKED's order, since a
  * never-sung song has times 0 and no dates. Each part reads at most $offset + $limit songs in
  * order; `sung` picks the index (a song is sung iff usageTimes > 0 iff it has a last and a first
  * date: refreshSongUsage writes them from the same links). The tie-break by id needs a sort, of
@@ -118,6 +122,13 @@ const SUNG_FILTER = `($lastBefore IS NULL OR s.usageLast < $lastBefore)
     AND ($firstFrom IS NULL OR (s.usageFirst >= $firstFrom AND s.usageFirst <= $firstTo))`;
 /** Never-sung songs pass the rotation filter (no last date) and never the new-songs one (no first date). */
 const UNSUNG = '$includeUnsung AND $firstFrom IS NULL AND s.usageTimes = 0';
+/** `unsungOrder`: how never-sung songs are ordered among themselves (default by id). */
+interface AllTypesOrderPlan {
+  sung: string;
+  order: string;
+  unsungFirst: boolean;
+  unsungOrder?: string;
+}
 const ALL_TYPES_ORDERS = {
   /** song_usage_times, read backwards from the highest count. */
   TIMES_SUNG: { sung: 's.usageTimes > 0', order: 's.usageTimes DESC, s.id', unsungFirst: false },
@@ -125,9 +136,9 @@ const ALL_TYPES_ORDERS = {
   LAST_SUNG: { sung: 's.usageLast IS NOT NULL', order: 's.usageLast DESC, s.id', unsungFirst: false },
   /** song_usage_last from the earliest date (rotation: the first rows are the ones it keeps). */
   LEAST_RECENTLY_SUNG: { sung: 's.usageLast IS NOT NULL', order: 's.usageLast, s.id', unsungFirst: true },
-  /** song_usage_first from the earliest date (new songs). */
-  FIRST_SUNG: { sung: 's.usageFirst IS NOT NULL', order: 's.usageFirst, s.id', unsungFirst: true },
-} as const;
+  /** song_usage_first backwards from the latest date (new songs, newest first: ties by id descending too). */
+  FIRST_SUNG: { sung: 's.usageFirst IS NOT NULL', order: 's.usageFirst DESC, s.id DESC', unsungFirst: false, unsungOrder: 's.id DESC' },
+} as const satisfies Record<string, AllTypesOrderPlan>;
 export type AllTypesOrder = keyof typeof ALL_TYPES_ORDERS;
 
 const RETURN_MAINTAINED = `RETURN total, s.id AS id, s.name AS name, s.artists AS artists, s.usageTimes AS times,
@@ -135,7 +146,7 @@ const RETURN_MAINTAINED = `RETURN total, s.id AS id, s.name AS name, s.artists A
   ${USAGE_TYPES.map(([, p]) => `s.${p}Times AS ${p}, s.${p}Last AS ${p}Last`).join(', ')}`;
 
 function songUsageAllTypes(sort: AllTypesOrder): string {
-  const { sung, order, unsungFirst } = ALL_TYPES_ORDERS[sort];
+  const { sung, order, unsungFirst, unsungOrder = 's.id' }: AllTypesOrderPlan = ALL_TYPES_ORDERS[sort];
   const sungPart = `CALL () {
   MATCH (s:Song)
   WHERE ${sung}
@@ -149,7 +160,7 @@ function songUsageAllTypes(sort: AllTypesOrder): string {
   MATCH (s:Song)
   WHERE ${UNSUNG}
   WITH s
-  ORDER BY s.id
+  ORDER BY ${unsungOrder}
   LIMIT $offset + $limit
   RETURN collect(s) AS unsung
 }`;
@@ -158,7 +169,7 @@ ${unsungFirst ? `${unsungPart}\n${sungPart}` : `${sungPart}\n${unsungPart}`}
 WITH ${unsungFirst ? 'unsung + sung' : 'sung + unsung'} AS ranked,
   COUNT { MATCH (s:Song) WHERE ${sung} AND ${SUNG_FILTER} }
     + COUNT { MATCH (s:Song) WHERE ${UNSUNG} } AS total
-UNWIND ranked[$offset..($offset + $limit)] AS s
+UNWIND ranked[$offset..][..$limit] AS s
 ${RETURN_MAINTAINED}`;
 }
 
@@ -255,6 +266,33 @@ RETURN i, startMs AS start,
 ORDER BY i`,
 
   /**
+   * Overuse at a glance: the last $lastServices services of the types up to $to (the Service.date
+   * index from $to backwards; a later id first on one date), then the songs sung in strictly more
+   * than $moreThanPercent of them, most often first. Always one row, `songs` empty when none
+   * qualifies (aggregations without grouping keys answer one row on no input).
+   */
+  songsSungOften: `
+CALL () {
+  MATCH (v:Service)
+  WHERE v.date <= $to AND v.serviceType IN $serviceTypes
+  WITH v
+  ORDER BY v.date DESC, v.id DESC
+  LIMIT $lastServices
+  RETURN collect(v) AS run, min(v.date) AS firstService, max(v.date) AS lastService
+}
+WITH run, size(run) AS services, firstService, lastService
+CALL (run, services) {
+  UNWIND run AS v
+  MATCH (s:Song)-[:PERFORMED_IN]->(v)
+  WITH s, count(v) AS times, max(v.date) AS last
+  WHERE times * 100 > $moreThanPercent * services
+  WITH s, times, last
+  ORDER BY times DESC, s.id
+  RETURN collect([s.id, s.name, s.artists, times, last]) AS songs
+}
+RETURN services, firstService, lastService, songs`,
+
+  /**
    * Counts come from the (:Artist {key}) nodes, whose keys are exactly src/domain/artists.ts's.
    * The spelling shown is the most common entry among the artist's songs whose Cypher-folded
    * form equals the key (NFC, trim, upper then lower case, like the JavaScript function).
@@ -311,6 +349,7 @@ export const ANALYTICS_PARAMS = {
     ...WINDOW,
     songId: 'INTEGER?',
   },
+  songsSungOften: { to: 'INTEGER', serviceTypes: 'LIST<STRING>', lastServices: 'INTEGER', moreThanPercent: 'INTEGER' },
   artistUsage: { ...WINDOW, offset: 'INTEGER', limit: 'INTEGER' },
   artistUsageAllTime: { serviceTypes: 'LIST<STRING>', offset: 'INTEGER', limit: 'INTEGER' },
 } as const satisfies Record<AnalyticsStatementName, ParamDecl>;

@@ -1,7 +1,7 @@
 import type { ManagedTransaction, Record as Neo4jRecord } from 'neo4j-driver';
 import type { ServiceType } from '../../generated/graphql';
-import { boundsOf, NO_LIMIT, usageStats, type UsageColumns } from '../analytics-shape';
-import type { AnalyticsStore, AnalyticsWindow, SongUsageQuery } from '../analytics-types';
+import { boundsOf, NO_LIMIT, sungOften, usageStats, type UsageColumns } from '../analytics-shape';
+import type { AnalyticsStore, AnalyticsWindow, SongUsageQuery, SungOftenQuery } from '../analytics-types';
 import {
   ANALYTICS_CYPHER,
   ANALYTICS_PARAMS,
@@ -122,6 +122,28 @@ export class Neo4jAnalytics implements AnalyticsStore {
       performances: fromInt(r.get('performances'), 'performances'),
       distinctSongs: fromInt(r.get('distinctSongs'), 'distinct songs'),
     }));
+  }
+
+  async songsSungOften(q: SungOftenQuery) {
+    const [row] = await this.run('songsSungOften', {
+      to: toInt(boundsOf({ from: null, to: q.to }).to),
+      serviceTypes: [...q.serviceTypes],
+      lastServices: toInt(q.lastServices),
+      moreThanPercent: toInt(q.moreThanPercent),
+    });
+    const songs = row.get('songs') as [unknown, string, string[] | null, unknown, unknown][];
+    return sungOften(
+      {
+        services: fromInt(row.get('services'), 'services'),
+        first: intOrNull(row.get('firstService'), 'date'),
+        last: intOrNull(row.get('lastService'), 'date'),
+      },
+      songs.map(([id, name, artists, times, last]) => ({
+        song: { id: fromInt(id, 'song id'), name, artists: [...(artists ?? [])] },
+        times: fromInt(times, 'times'),
+        last: fromInt(last, 'date'),
+      })),
+    );
   }
 
   async artistUsage(window: AnalyticsWindow, page: { limit?: number; offset?: number }) {

@@ -1,5 +1,5 @@
 import { createNeo4jDriver, isConnectivityError, safeUri, type Neo4jOptions } from './driver';
-import { migrateNeo4j } from './migrations';
+import { awaitMigrated, migrateNeo4j } from './migrations';
 import { Neo4jStore } from './store';
 
 /** Any logger with these two methods (pino's fit). */
@@ -16,6 +16,14 @@ export interface StartupRetry {
   maxDelayMs: number;
 }
 
+/** What a starting instance does about migrations (MIGRATE_ON_START, MIGRATION_WAIT_SECONDS). */
+export interface StartupMigration {
+  /** Run the pending migrations (true), or wait for `npm run migrate:neo4j` to have run them. */
+  migrate: boolean;
+  /** How long to wait for another instance's migration. Default 300 s. */
+  waitMs?: number;
+}
+
 /** About a minute in all: long enough for a Neo4j container that is still starting. */
 export const STARTUP_RETRY: StartupRetry = { attempts: 15, initialDelayMs: 500, maxDelayMs: 5_000 };
 
@@ -29,21 +37,29 @@ function reason(err: unknown): string {
 }
 
 /**
- * Open the process's one driver, wait for Neo4j with bounded retries, apply the schema, and
- * return the store. Only "cannot reach it yet" is retried: wrong credentials or a missing
- * database fail at once, since waiting cannot fix them.
+ * Open the process's one driver, wait for Neo4j with bounded retries, bring the database to this
+ * release (or wait until `npm run migrate:neo4j` has), and return the store. Only "cannot reach
+ * it yet" is retried: wrong credentials or a missing database fail at once, since waiting cannot
+ * fix them.
  */
 export async function connectNeo4j(
   options: Neo4jOptions,
   log: StoreLogger,
   retry: StartupRetry = STARTUP_RETRY,
+  migration: StartupMigration = { migrate: true },
 ): Promise<Neo4jStore> {
   const where = `${safeUri(options.uri)}${options.database ? ` (database ${options.database})` : ''}`;
   const driver = createNeo4jDriver(options);
   for (let attempt = 1; ; attempt++) {
     try {
       await driver.verifyConnectivity({ database: options.database });
-      await migrateNeo4j(driver, options.database);
+      const waiting = { waitMs: migration.waitMs, log };
+      if (migration.migrate) {
+        const { ran } = await migrateNeo4j(driver, options.database, waiting);
+        if (ran.length > 0) log.info(`Neo4j migrations: ran ${ran.length} steps (${ran.join(', ')})`);
+      } else {
+        await awaitMigrated(driver, options.database, waiting);
+      }
       log.info(`Neo4j at ${where} is ready; schema constraints and indexes are in place`);
       return new Neo4jStore(driver, {
         database: options.database,

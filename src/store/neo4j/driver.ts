@@ -1,5 +1,6 @@
 import neo4j, { Neo4jError, type Driver } from 'neo4j-driver';
 import { StoreUnavailableError } from '../../errors';
+import { recordingStatements } from './statement-log';
 
 export interface Neo4jOptions {
   uri: string;
@@ -15,40 +16,62 @@ export interface Neo4jOptions {
   maxRetryTimeMs?: number;
   /** Server-side limit on one transaction, ms. */
   transactionTimeoutMs?: number;
+  /** Connections this process may hold open (NEO4J_MAX_POOL_SIZE); default the driver's 100. */
+  maxPoolSize?: number;
 }
 
 /**
- * Bounded so that a request against a dead or unreachable Neo4j fails with 503 within a few
- * seconds instead of hanging until the client gives up (the driver's defaults are 30 s to acquire
- * a connection and 30 s of retries). Measured in test/neo4j.unavailable.test.ts: a refused
- * connection fails after the retries at about 1 s and 3 s (the driver stops retrying once 2 s
- * have passed); a server that accepts but never answers fails at the 5 s acquisition timeout.
+ * Each attempt is bounded, so a dead or unreachable server costs a few seconds per attempt (the
+ * driver's defaults are 30 s to acquire a connection): a refused connection fails at once, a
+ * server that accepts but never answers at the 5 s acquisition timeout
+ * (test/neo4j.unavailable.test.ts measures both). Transactions are retried through transient
+ * failures for `maxRetryTimeMs` (NEO4J_RETRY_SECONDS, 30 s by default): long enough for a
+ * cluster to elect a new leader (typically well under 20 s), so a failover costs a slow answer
+ * rather than an error; past it the request answers 503 UNAVAILABLE with Retry-After.
  */
 export const NEO4J_TIMEOUTS = {
   connectionTimeoutMs: 3_000,
   acquisitionTimeoutMs: 5_000,
-  maxRetryTimeMs: 2_000,
+  maxRetryTimeMs: 30_000,
   transactionTimeoutMs: 15_000,
 } as const;
 
+/**
+ * One driver per process: it is the connection pool. Use a `neo4j://` URI (routing) for a
+ * cluster or Aura: the driver then reads the cluster's routing table, sends writes to the leader
+ * and fails over when it changes (`bolt://` pins one member). `neo4j://` works against a single
+ * server too.
+ */
 export function createNeo4jDriver(o: Neo4jOptions): Driver {
-  return neo4j.driver(o.uri, neo4j.auth.basic(o.user, o.password), {
+  const driver = neo4j.driver(o.uri, neo4j.auth.basic(o.user, o.password), {
     connectionTimeout: o.connectionTimeoutMs ?? NEO4J_TIMEOUTS.connectionTimeoutMs,
     connectionAcquisitionTimeout: o.acquisitionTimeoutMs ?? NEO4J_TIMEOUTS.acquisitionTimeoutMs,
     maxTransactionRetryTime: o.maxRetryTimeMs ?? NEO4J_TIMEOUTS.maxRetryTimeMs,
+    ...(o.maxPoolSize === undefined ? {} : { maxConnectionPoolSize: o.maxPoolSize }),
     userAgent: 'worship-records',
   });
+  // Only the Neo4j test runs set its variable: they check that every statement ran on a server.
+  return recordingStatements(driver);
 }
 
 /**
+ * Codes meaning "this member cannot take this now; another can, or this one soon": a write sent
+ * to a follower (NotALeader, ForbiddenOnReadOnlyDatabase: with `neo4j://` the driver turns these
+ * into SessionExpired and retries on the new leader; with `bolt://` they arrive as they are).
+ * A database that is stopped or still starting is a TransientError.
+ */
+const CLUSTER_CODES = new Set(['Neo.ClientError.Cluster.NotALeader', 'Neo.ClientError.General.ForbiddenOnReadOnlyDatabase']);
+
+/**
  * The server cannot be reached or cannot serve right now, as opposed to a bad query. Transient
- * errors reach us only after the driver's retries ran out (a leader switch or a deadlock that
- * kept recurring), so they are "try again shortly" too.
+ * errors reach us only after the driver's retries ran out (a leader election longer than the
+ * budget, or a deadlock that kept recurring), so they are "try again shortly" too.
  */
 export function isConnectivityError(err: unknown): boolean {
   if (!(err instanceof Neo4jError)) return false;
   if (err.code === neo4j.error.SERVICE_UNAVAILABLE || err.code === neo4j.error.SESSION_EXPIRED) return true;
-  if (err.code.startsWith('Neo.TransientError.')) return true;
+  if (err.code.startsWith('Neo.TransientError.') || CLUSTER_CODES.has(err.code)) return true;
+  if (err.retryable) return true;
   // The pool raises this without a code when no connection could be had in time.
   return /connection acquisition timed out/i.test(err.message);
 }

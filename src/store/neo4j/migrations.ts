@@ -1,10 +1,20 @@
-import neo4j, { Neo4jError, type Driver } from 'neo4j-driver';
+import crypto from 'node:crypto';
+import os from 'node:os';
+import neo4j, { Neo4jError, type Driver, type ManagedTransaction } from 'neo4j-driver';
+import type { ParamDecl } from './statements';
 import { REFRESH_USAGE } from './statements';
 
 /**
- * The schema, applied at every start. Each statement is idempotent (IF NOT EXISTS), so there is
- * no version bookkeeping: add a statement, never edit one that has shipped (an index with the
- * same name but another definition would be silently kept).
+ * Migrations run once per database, whichever instance gets there first: every step below is
+ * recorded as a (:MigrationStep {name}) node when it is done, and steps are run only while
+ * holding the migration lock, a lease on the (:MigrationLock) node (MIGRATION_CYPHER). Instances
+ * that start meanwhile wait for the lock (bounded), then find the steps recorded and serve. A
+ * step's name is its key below: add steps, never rename or edit one that has shipped (a database
+ * that recorded it would not run it again; an index with the same name but another definition
+ * would be silently kept). An index whose definition must change is created under a new name by
+ * a new step, and the old one dropped by the step after it.
+ *
+ * The schema, in order: each statement is idempotent (IF NOT EXISTS, IF EXISTS) as well.
  *
  * Uniqueness constraints are backed by range indexes, so each id constraint is also the index
  * every `{id: $id}` lookup seeks; artist_key is the index byArtist starts from (see
@@ -23,11 +33,16 @@ export const SCHEMA_CYPHER = {
   // Range indexes for the list orders and filters (index-backed ORDER BY ... SKIP/LIMIT).
   songName: 'CREATE RANGE INDEX song_name IF NOT EXISTS FOR (s:Song) ON (s.name)',
   serviceType: 'CREATE RANGE INDEX service_type IF NOT EXISTS FOR (v:Service) ON (v.serviceType)',
-  // Song search (db.index.fulltext.queryNodes): name and the artists list (LIST<STRING> values are
-  // indexed by Neo4j 5's full-text indexes). standard-folding folds accents and case (ASCII
-  // folding); not eventually consistent, so a song is searchable as soon as its write commits.
-  songSearch: `CREATE FULLTEXT INDEX song_search IF NOT EXISTS FOR (s:Song) ON EACH [s.name, s.artists]
+  // Song search (db.index.fulltext.queryNodes): name, the artists list (LIST<STRING> values are
+  // indexed by Neo4j 5's full-text indexes) and the CCLI number. standard-folding folds accents
+  // and case (ASCII folding); not eventually consistent, so a song is searchable as soon as its
+  // write commits. It replaces song_search (name and artists only), which is dropped once it is
+  // online: a new index is populated in the background and a search on it fails until then, so
+  // the start waits for it (at most 300 s).
+  songSearch: `CREATE FULLTEXT INDEX song_search_ccli IF NOT EXISTS FOR (s:Song) ON EACH [s.name, s.artists, s.ccliNumber]
     OPTIONS { indexConfig: { \`fulltext.analyzer\`: 'standard-folding', \`fulltext.eventually_consistent\`: false } }`,
+  songSearchOnline: "CALL db.awaitIndex('song_search_ccli', 300)",
+  songSearchRetired: 'DROP INDEX song_search IF EXISTS',
   // Analytics windows: a range seek over the links' copies of their service dates.
   performedInDate: 'CREATE RANGE INDEX performed_in_date IF NOT EXISTS FOR ()-[r:PERFORMED_IN]-() ON (r.date)',
   // All-time analytics over every type read the songs' maintained usage totals (see
@@ -38,37 +53,26 @@ export const SCHEMA_CYPHER = {
   songUsageFirst: 'CREATE RANGE INDEX song_usage_first IF NOT EXISTS FOR (s:Song) ON (s.usageFirst)',
 } as const;
 
-/**
- * Data changes applied at every start after the schema, each idempotent. `renumberSetlists` makes
- * positions the songs' places 1..n (docs/API.md) in graphs written before that rule, keeping
- * their order (position, then link seq); on a graph already numbered it writes nothing.
- * `linkCopies` fills the service date and type on links written before analytics existed.
- */
-export const DATA_CYPHER = {
-  renumberSetlists: `
-MATCH (:Song)-[r:PERFORMED_IN]->(v:Service)
-WITH v, r
-ORDER BY r.position, r.seq
-WITH v, collect(r) AS links
-UNWIND range(0, size(links) - 1) AS i
-WITH links[i] AS r, i + 1 AS place
-WHERE r.position <> place
-SET r.position = place`,
-  linkCopies: `
-MATCH (:Song)-[r:PERFORMED_IN]->(v:Service)
-WHERE r.date IS NULL OR r.serviceType IS NULL
-SET r.date = v.date, r.serviceType = v.serviceType`,
-} as const;
-
-/** Songs per transaction of a batched data change. */
+/** Rows (services, songs) per transaction of a batched data change. */
 export const DATA_BATCH = 1000;
 
 /**
- * Data changes too large for one transaction on a big graph, applied at every start after
- * DATA_CYPHER (so after `linkCopies`, whose link dates and types they read). Each run changes at
- * most DATA_BATCH rows and returns how many as `changed`; migrateNeo4j runs it again, each time
- * in its own managed transaction, until a run changes fewer than DATA_BATCH. Idempotent: on a
- * graph already done, the first run changes nothing.
+ * Data changes, after the schema, in this order. Each is too large for one transaction on a big
+ * graph: each run handles the next DATA_BATCH rows in id order after `$after`, and returns how
+ * many as `rows` and the last id as `last`; migrateNeo4j runs it again from `last`, each time in
+ * its own managed transaction, until a run handles fewer than DATA_BATCH.
+ *
+ * Each takes the locks a writer of the same data takes, in the writers' order (./statements.ts):
+ * a service's lock before its links, a song's before its usage. Without it a migration running
+ * beside the service could deadlock with a writer (setting a link's property waits on its
+ * service's lock, which a setlist writer takes first), or write over what it has not seen.
+ *
+ * `linkCopies` fills the service date and type on links written before analytics existed.
+ *
+ * `renumberSetlists` makes positions the songs' places 1..n (docs/API.md) in graphs written
+ * before that rule, keeping their order (position, then link seq). It takes each service's lock
+ * before reading its setlist, so a link written beside it is either committed before it reads
+ * or waits for it; it changes no song's usage (the order, hence the ends, stays).
  *
  * `songUsage` fills the maintained usage properties (./statements.ts) of songs written before
  * they existed, recomputed from their links exactly as refreshSongUsage does (the same text,
@@ -77,42 +81,277 @@ export const DATA_BATCH = 1000;
  * link write refreshes), so `usageTimes IS NULL` finds only old songs.
  */
 export const BATCHED_DATA_CYPHER = {
+  linkCopies: `
+MATCH (v:Service)
+WHERE v.id > $after
+WITH v
+ORDER BY v.id
+LIMIT ${DATA_BATCH}
+SET v._lock = true
+REMOVE v._lock
+WITH v
+CALL (v) {
+  MATCH (:Song)-[r:PERFORMED_IN]->(v)
+  WHERE r.date IS NULL OR r.serviceType IS NULL
+  SET r.date = v.date, r.serviceType = v.serviceType
+}
+RETURN count(v) AS rows, max(v.id) AS last`,
+  renumberSetlists: `
+MATCH (v:Service)
+WHERE v.id > $after
+WITH v
+ORDER BY v.id
+LIMIT ${DATA_BATCH}
+SET v._lock = true
+REMOVE v._lock
+WITH v
+CALL (v) {
+  MATCH (:Song)-[r:PERFORMED_IN]->(v)
+  WITH r
+  ORDER BY r.position, r.seq
+  WITH collect(r) AS links
+  UNWIND range(0, size(links) - 1) AS i
+  WITH links[i] AS r, i + 1 AS place
+  WHERE r.position <> place
+  SET r.position = place
+}
+RETURN count(v) AS rows, max(v.id) AS last`,
   songUsage: `
 MATCH (s:Song)
-WHERE s.usageTimes IS NULL
+WHERE s.usageTimes IS NULL AND s.id > $after
 WITH s
 ORDER BY s.id
 LIMIT ${DATA_BATCH}
 ${REFRESH_USAGE}
-RETURN count(s) AS changed`,
+RETURN count(s) AS rows, max(s.id) AS last`,
 } as const;
 
+/** The one migration lock of a database. */
+const LOCK = 'migrations';
+
 /**
- * Schema commands may not share a transaction with data writes, so each runs in its own managed
- * transaction (which also retries it if the server is briefly busy).
+ * The lock and the step records. Their uniqueness constraints come first, outside the lock (two
+ * instances creating one constraint at once is harmless: see createSchema): without them two
+ * concurrent MERGEs of the lock node could create two.
+ *
+ * `takeLock` write-locks the node before reading who holds it (Neo4j's explicit-lock idiom, as
+ * in ./statements.ts), so of two instances asking at once the second reads the first's
+ * committed claim. The lock is a lease on the server's clock (`timestamp()`, one clock for every
+ * instance): its holder renews it while it migrates, and an instance that died holding it (a
+ * SIGKILL, a lost machine) stops blocking the others when the lease runs out.
  */
-export async function migrateNeo4j(driver: Driver, database?: string): Promise<void> {
+export const MIGRATION_CYPHER = {
+  lockConstraint: 'CREATE CONSTRAINT migration_lock_name IF NOT EXISTS FOR (l:MigrationLock) REQUIRE l.name IS UNIQUE',
+  stepConstraint: 'CREATE CONSTRAINT migration_step_name IF NOT EXISTS FOR (m:MigrationStep) REQUIRE m.name IS UNIQUE',
+  finishedSteps: 'MATCH (m:MigrationStep) RETURN m.name AS name',
+  takeLock: `
+MERGE (l:MigrationLock {name: '${LOCK}'})
+SET l._lock = true
+REMOVE l._lock
+WITH l, l.owner IS NULL OR l.owner = $owner OR l.until < timestamp() AS free
+SET l.owner = CASE WHEN free THEN $owner ELSE l.owner END,
+    l.until = CASE WHEN free THEN timestamp() + $leaseMs ELSE l.until END
+RETURN free AS taken, l.owner AS owner`,
+  renewLock: `
+MATCH (l:MigrationLock {name: '${LOCK}'})
+SET l._lock = true
+REMOVE l._lock
+WITH l
+WHERE l.owner = $owner
+SET l.until = timestamp() + $leaseMs
+RETURN count(l) AS renewed`,
+  releaseLock: `
+MATCH (l:MigrationLock {name: '${LOCK}'})
+SET l._lock = true
+REMOVE l._lock
+WITH l
+WHERE l.owner = $owner
+REMOVE l.owner, l.until
+RETURN count(l) AS released`,
+  recordStep: `
+MERGE (m:MigrationStep {name: $name})
+ON CREATE SET m.finishedAt = timestamp()
+RETURN count(m) AS recorded`,
+} as const;
+
+export const MIGRATION_PARAMS = {
+  lockConstraint: {},
+  stepConstraint: {},
+  finishedSteps: {},
+  takeLock: { owner: 'STRING', leaseMs: 'INTEGER' },
+  renewLock: { owner: 'STRING', leaseMs: 'INTEGER' },
+  releaseLock: { owner: 'STRING' },
+  recordStep: { name: 'STRING' },
+} as const satisfies Record<keyof typeof MIGRATION_CYPHER, ParamDecl>;
+
+export const BATCHED_DATA_PARAMS = {
+  linkCopies: { after: 'INTEGER' },
+  renumberSetlists: { after: 'INTEGER' },
+  songUsage: { after: 'INTEGER' },
+} as const satisfies Record<keyof typeof BATCHED_DATA_CYPHER, ParamDecl>;
+
+interface Step {
+  name: string;
+  kind: 'schema' | 'batched';
+  text: string;
+}
+
+/** Every step, in the order they run, named as they are recorded. */
+export const MIGRATION_STEPS: readonly Step[] = [
+  ...Object.entries(SCHEMA_CYPHER).map(([key, text]) => ({ name: `schema.${key}`, kind: 'schema' as const, text })),
+  ...Object.entries(BATCHED_DATA_CYPHER).map(([key, text]) => ({ name: `data.${key}`, kind: 'batched' as const, text })),
+];
+
+export interface MigrationLog {
+  info(msg: string): void;
+  warn(msg: string): void;
+}
+
+export interface MigrationOptions {
+  /** How long to wait for another instance's migration (MIGRATION_WAIT_SECONDS). Default 300 s. */
+  waitMs?: number;
+  /** The lease on the lock; renewed every third of it while migrating. Default 60 s. */
+  leaseMs?: number;
+  /** Between two looks at the lock or the steps while waiting. Default 1 s. */
+  pollMs?: number;
+  /** Who holds the lock, for the others' logs. Default host:pid:random. */
+  owner?: string;
+  log?: MigrationLog;
+}
+
+export const MIGRATION_DEFAULTS = { waitMs: 300_000, leaseMs: 60_000, pollMs: 1_000 } as const;
+
+/** Another instance kept the lock, or the steps were not done, for the whole wait. */
+export class MigrationWaitError extends Error {}
+
+export interface MigrationReport {
+  /** Steps this call ran (and recorded), in order; empty when another instance had done them. */
+  ran: string[];
+  /** Milliseconds spent waiting for another instance's lock. */
+  waitedMs: number;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const silent: MigrationLog = { info: () => undefined, warn: () => undefined };
+const defaultOwner = () => `${os.hostname()}:${process.pid}:${crypto.randomBytes(3).toString('hex')}`;
+
+/**
+ * Bring the database to this release's schema and data, once: a no-op (one read) when every step
+ * is recorded; otherwise take the lock (waiting, at most `waitMs`, while another instance holds
+ * it), run the steps not yet recorded, record each, release. Schema commands may not share a
+ * transaction with data writes, so each schema step is its own managed transaction (which also
+ * retries it if the server is briefly busy), recorded just after; a data step is recorded after
+ * its last batch (a step cut short is run again from the start: every step is idempotent). Everything runs in WRITE sessions: on a cluster, on the leader.
+ */
+export async function migrateNeo4j(driver: Driver, database?: string, options: MigrationOptions = {}): Promise<MigrationReport> {
+  const { waitMs, leaseMs, pollMs } = { ...MIGRATION_DEFAULTS, ...options };
+  const log = options.log ?? silent;
+  const owner = options.owner ?? defaultOwner();
   const session = driver.session({ database, defaultAccessMode: neo4j.session.WRITE });
+  const write = <T>(work: (tx: ManagedTransaction) => Promise<T>) => session.executeWrite(work);
+  const run = (tx: ManagedTransaction, text: string, params: Record<string, unknown> = {}) => tx.run(text, params);
   try {
-    for (const statement of Object.values(SCHEMA_CYPHER)) {
-      try {
-        await session.executeWrite((tx) => tx.run(statement));
-      } catch (err) {
-        // Two instances starting together can both pass IF NOT EXISTS; the loser's failure only
-        // says the rule now exists, which is the goal.
-        if (!(err instanceof Neo4jError && /AlreadyExists$/.test(err.code))) throw err;
+    await createSchema(write, [MIGRATION_CYPHER.lockConstraint, MIGRATION_CYPHER.stepConstraint]);
+    const pending = async () => {
+      const done = new Set(await write(async (tx) => (await run(tx, MIGRATION_CYPHER.finishedSteps)).records.map((r) => r.get('name'))));
+      return MIGRATION_STEPS.filter((step) => !done.has(step.name));
+    };
+    if ((await pending()).length === 0) return { ran: [], waitedMs: 0 };
+
+    const started = Date.now();
+    for (let told = false; ; ) {
+      const row = await write(async (tx) => (await run(tx, MIGRATION_CYPHER.takeLock, { owner, leaseMs: neo4j.int(leaseMs) })).records[0]);
+      if (row?.get('taken')) break;
+      const waited = Date.now() - started;
+      if (waited >= waitMs) {
+        throw new MigrationWaitError(
+          `another instance (${row?.get('owner')}) is still migrating the database after ${Math.round(waited / 1000)} s ` +
+            '(MIGRATION_WAIT_SECONDS); start again once it is done, or raise MIGRATION_WAIT_SECONDS',
+        );
       }
+      if (!told) log.info(`Neo4j migrations: waiting for ${row?.get('owner')} to finish migrating`);
+      told = true;
+      await sleep(Math.min(pollMs, waitMs - waited));
     }
-    for (const statement of Object.values(DATA_CYPHER)) await session.executeWrite((tx) => tx.run(statement));
-    // Managed transactions (retried when transient), so no CALL { ... } IN TRANSACTIONS, which
-    // needs an implicit one: the batches are separate transactions driven from here instead.
-    for (const statement of Object.values(BATCHED_DATA_CYPHER)) {
-      for (;;) {
-        const changed = await session.executeWrite(async (tx) => (await tx.run(statement)).records[0]?.get('changed'));
-        if (neo4j.integer.toNumber(changed ?? 0) < DATA_BATCH) break;
+    const waitedMs = Date.now() - started;
+
+    // Renewed on a timer, in transactions of its own, so a long step cannot outlive the lease.
+    let renewal: Promise<unknown> = Promise.resolve();
+    const renew = setInterval(() => {
+      renewal = driver
+        .executeQuery(MIGRATION_CYPHER.renewLock, { owner, leaseMs: neo4j.int(leaseMs) }, { database, routing: neo4j.routing.WRITE })
+        .catch((err) => log.warn(`Neo4j migrations: could not renew the migration lock (${(err as Error).message})`));
+    }, Math.max(1, Math.floor(leaseMs / 3)));
+    const ran: string[] = [];
+    try {
+      // Read again under the lock: whoever held it before may have done them all.
+      for (const step of await pending()) {
+        log.info(`Neo4j migrations: running ${step.name}`);
+        const record = (tx: ManagedTransaction) => run(tx, MIGRATION_CYPHER.recordStep, { name: step.name });
+        if (step.kind === 'schema') {
+          await createSchema(write, [step.text]);
+          await write(record);
+        }
+        if (step.kind === 'batched') {
+          // Managed transactions (retried when transient), so no CALL { ... } IN TRANSACTIONS,
+          // which needs an implicit one: the batches are separate transactions driven from here.
+          for (let after = neo4j.int(-1); ; ) {
+            const row = await write(async (tx) => (await run(tx, step.text, { after })).records[0]);
+            if (!row || neo4j.integer.toNumber(row.get('rows')) < DATA_BATCH) break;
+            after = neo4j.int(row.get('last'));
+          }
+          await write(record);
+        }
+        ran.push(step.name);
       }
+    } finally {
+      clearInterval(renew);
+      await renewal;
+      await write((tx) => run(tx, MIGRATION_CYPHER.releaseLock, { owner })).catch(() => undefined);
     }
+    return { ran, waitedMs };
   } finally {
     await session.close();
+  }
+}
+
+/**
+ * Schema commands, each in its own managed transaction. Two instances starting together can both
+ * pass IF NOT EXISTS; the loser's failure only says the rule now exists, which is the goal.
+ */
+async function createSchema(write: <T>(work: (tx: ManagedTransaction) => Promise<T>) => Promise<T>, statements: string[]) {
+  for (const statement of statements) {
+    try {
+      await write((tx) => tx.run(statement));
+    } catch (err) {
+      if (!(err instanceof Neo4jError && /AlreadyExists$/.test(err.code))) throw err;
+    }
+  }
+}
+
+/**
+ * With MIGRATE_ON_START=false: wait (at most `waitMs`) until every step of this release is
+ * recorded, done by `npm run migrate:neo4j` or another instance, so the service never serves a
+ * database without the schema it relies on.
+ */
+export async function awaitMigrated(driver: Driver, database?: string, options: MigrationOptions = {}): Promise<void> {
+  const { waitMs, pollMs } = { ...MIGRATION_DEFAULTS, ...options };
+  const log = options.log ?? silent;
+  const started = Date.now();
+  for (let told = false; ; ) {
+    const { records } = await driver.executeQuery(MIGRATION_CYPHER.finishedSteps, {}, { database, routing: neo4j.routing.WRITE });
+    const done = new Set(records.map((r) => r.get('name')));
+    const missing = MIGRATION_STEPS.filter((step) => !done.has(step.name)).map((step) => step.name);
+    if (missing.length === 0) return;
+    const waited = Date.now() - started;
+    if (waited >= waitMs) {
+      throw new MigrationWaitError(
+        `the database is not migrated to this release (${missing.length} steps missing, first ${missing[0]}) after ` +
+          `${Math.round(waited / 1000)} s: run \`npm run migrate:neo4j\`, or start one instance with MIGRATE_ON_START=true`,
+      );
+    }
+    if (!told) log.info(`Neo4j migrations: MIGRATE_ON_START=false; waiting for ${missing.length} steps (npm run migrate:neo4j)`);
+    told = true;
+    await sleep(Math.min(pollMs, waitMs - waited));
   }
 }

@@ -2,7 +2,8 @@
  * Every Cypher statement of the Neo4j store, by name, with the parameters each one takes.
  *
  * Graph model:
- *   (:Song {id, name, artists, <usage properties>})-[:BY]->(:Artist {key})
+ *   (:Song {id, name, artists, ccliNumber?, copyright?, <usage properties>})-[:BY]->(:Artist {key})
+ *   (ccliNumber and copyright, the song's licensing details, are absent when not recorded)
  *   (:Song)-[:PERFORMED_IN {position, seq}]->(:Service {id, date, serviceType})
  *   (:User {id, username, usernameKey, passwordHash, role, tokenVersion})
  *   (:Sequence {name, value})   one per record kind: the highest id ever issued
@@ -53,7 +54,8 @@
  * delete cannot slip between a link's existence check and its write. The exceptions lock late: a
  * link made between a song delete's first read and its song lock; songs of a snapshot import
  * linked to its services without being in it; a catalogue import, which locks each new service's
- * songs in turn. Neo4j detects the deadlock this can cause and executeWrite retries the
+ * songs in turn. The data migrations (./migrations.ts: link copies, setlist renumbering) lock
+ * each service, ascending, before touching its links, like the setlist writers they run beside. Neo4j detects the deadlock this can cause and executeWrite retries the
  * transaction (src/store/neo4j/store.ts), within the driver's retry time.
  *
  * What the refresh costs a write: each refreshed song's links are read with their setlists (a
@@ -81,6 +83,7 @@ export type ParamType = ScalarType | RowsType;
 export type ParamDecl = Readonly<Record<string, ParamType>>;
 
 const SONG = 's.id AS id, s.name AS name, s.artists AS artists';
+const LICENSING = 's.ccliNumber AS ccliNumber, s.copyright AS copyright';
 const SERVICE = 'v.id AS id, v.date AS date, v.serviceType AS serviceType';
 const USER = 'u.id AS id, u.username AS username, u.role AS role';
 const CREDENTIALS = `${USER}, u.passwordHash AS passwordHash, u.tokenVersion AS tokenVersion`;
@@ -229,14 +232,19 @@ export const CYPHER = {
   countSongs: 'MATCH (s:Song) RETURN count(s) AS total',
   /** `$query` is built by src/domain/search.ts (luceneQuery): user text never reaches it as syntax. */
   searchSongs: `
-CALL db.index.fulltext.queryNodes('song_search', $query) YIELD node, score
+CALL db.index.fulltext.queryNodes('song_search_ccli', $query) YIELD node, score
 WITH node AS s, score
 RETURN ${SONG}
 ORDER BY score DESC, s.id
 SKIP $offset LIMIT $limit`,
   countSearch: `
-CALL db.index.fulltext.queryNodes('song_search', $query) YIELD node
+CALL db.index.fulltext.queryNodes('song_search_ccli', $query) YIELD node
 RETURN count(node) AS total`,
+  /** Licensing details are read only for the songs that show them (see SongRecord). */
+  songsLicensing: `${byIndex('$ids', 'songId')}
+OPTIONAL MATCH (s:Song {id: songId})
+RETURN i, s.id AS id, ${LICENSING}
+ORDER BY i`,
   songsByIds: `${byIndex('$ids', 'songId')}
 OPTIONAL MATCH (s:Song {id: songId})
 RETURN i, ${SONG}
@@ -251,12 +259,16 @@ MATCH (:Artist {key: $artistKey})<-[:BY]-(s:Song)
 RETURN count(s) AS total`,
   createSong: `
 ${nextId('Song')}
-CREATE (s:Song {id: q.value, name: $name, artists: $artists, ${ZERO_USAGE.map((p) => `${p}: 0`).join(', ')}})
+CREATE (s:Song {id: q.value, name: $name, artists: $artists, ccliNumber: $ccliNumber, copyright: $copyright,
+                ${ZERO_USAGE.map((p) => `${p}: 0`).join(', ')}})
 FOREACH (key IN $artistKeys | MERGE (a:Artist {key: key}) MERGE (s)-[:BY]->(a))
 RETURN ${SONG}`,
+  /** Licensing fields: $set<Field> true writes $<field> (null removes the property), false keeps it. */
   updateSong: `
 MATCH (s:Song {id: $id})
-SET s.name = coalesce($name, s.name), s.artists = coalesce($artists, s.artists)
+SET s.name = coalesce($name, s.name), s.artists = coalesce($artists, s.artists),
+    s.ccliNumber = CASE WHEN $setCcliNumber THEN $ccliNumber ELSE s.ccliNumber END,
+    s.copyright = CASE WHEN $setCopyright THEN $copyright ELSE s.copyright END
 RETURN ${SONG}`,
   /** Re-point BY edges of many songs; `rows` = [{id, artistKeys}]. Serves updates and imports. */
   setSongArtists: `
@@ -322,36 +334,48 @@ RETURN count(*) AS deleted`,
 
   // PERFORMED_IN
   /**
-   * Relation reads page each parent separately: the parent's rows are ordered and collected, the
-   * slice [$offset..$end] of that list is kept, and `n` keeps the slice's order through UNWIND.
-   * Counts come from a second statement (a parent whose page is empty still has its total).
+   * Relation reads page each parent separately, inside a `CALL (parent) { ... }` subquery: the
+   * parent's links are ordered there and cut by SKIP/LIMIT before anything is returned, so the
+   * planner keeps only the page (a Top-K sort) instead of collecting and sorting the parent's whole
+   * list. Neo4j has no index of a node's relationships in property order, so the parent's links
+   * are still expanded (from its id's index seek); a song's services are filtered and ordered on
+   * the links' copies of their service's type and date (see COPY_TO_LINKS), with the service id
+   * breaking ties, so only the page's services are returned. The outer ORDER BY sorts the pages'
+   * rows only. Counts come from a second statement (a parent whose page is empty still has its
+   * total).
    */
   setlists: `${byIndex('$ids', 'serviceId')}
-MATCH (s:Song)-[r:PERFORMED_IN]->(:Service {id: serviceId})
-WITH i, s, r
-ORDER BY r.position, r.seq
-WITH i, collect(s)[$offset..$end] AS page
-UNWIND range(0, size(page) - 1) AS n
-WITH i, n, page[n] AS s
+CALL (serviceId) {
+  MATCH (s:Song)-[r:PERFORMED_IN]->(:Service {id: serviceId})
+  WITH s, r
+  ORDER BY r.position, r.seq
+  SKIP $offset LIMIT $limit
+  RETURN s, r.position AS position, r.seq AS seq
+}
 RETURN i, ${SONG}
-ORDER BY i, n`,
+ORDER BY i, position, seq`,
+  /** The service's degree: every PERFORMED_IN comes from a Song, so no label test is needed. */
   setlistCounts: `${byIndex('$ids', 'serviceId')}
-OPTIONAL MATCH (:Song)-[r:PERFORMED_IN]->(:Service {id: serviceId})
-RETURN i, count(r) AS total`,
+MATCH (v:Service {id: serviceId})
+RETURN i, COUNT { (v)<-[:PERFORMED_IN]-() } AS total`,
   servicesForSongs: `${byIndex('$ids', 'songId')}
-MATCH (:Song {id: songId})-[:PERFORMED_IN]->(v:Service)
-WHERE ${OF_TYPES}
-WITH i, v
-ORDER BY v.date, v.id
-WITH i, collect(v)[$offset..$end] AS page
-UNWIND range(0, size(page) - 1) AS n
-WITH i, n, page[n] AS v
+CALL (songId) {
+  MATCH (:Song {id: songId})-[r:PERFORMED_IN]->(v:Service)
+  WHERE r.serviceType IN $serviceTypes
+  WITH r, v
+  ORDER BY r.date, v.id
+  SKIP $offset LIMIT $limit
+  RETURN v
+}
 RETURN i, ${SERVICE}
-ORDER BY i, n`,
+ORDER BY i, date, id`,
+  /**
+   * The song's maintained per-type link counts (see the header; a song is linked at most once per
+   * service, so they count its services): constant time however often it was sung.
+   */
   servicesForSongsCounts: `${byIndex('$ids', 'songId')}
-OPTIONAL MATCH (:Song {id: songId})-[:PERFORMED_IN]->(v:Service)
-WHERE ${OF_TYPES}
-RETURN i, count(v) AS total`,
+MATCH (s:Song {id: songId})
+RETURN i, ${USAGE_TYPES.map(([type, prefix]) => `CASE WHEN '${type}' IN $serviceTypes THEN s.${prefix}Times ELSE 0 END`).join('\n  + ')} AS total`,
   /**
    * Write-lock services and songs (Neo4j's explicit-lock idiom: setting a property takes the node's
    * write lock until commit). Callers pass ids sorted ascending, so every writer locks in one order;
@@ -453,6 +477,11 @@ RETURN count(*) AS deleted`,
 
   // Snapshots (scripts/migrate.ts)
   exportSongs: `MATCH (s:Song) RETURN ${SONG} ORDER BY id`,
+  exportLicensing: `
+MATCH (s:Song)
+WHERE s.ccliNumber IS NOT NULL OR s.copyright IS NOT NULL
+RETURN s.id AS songId, ${LICENSING}
+ORDER BY songId`,
   exportServices: `MATCH (v:Service) RETURN ${SERVICE} ORDER BY id`,
   exportLinks: `
 MATCH (s:Song)-[r:PERFORMED_IN]->(v:Service)
@@ -464,7 +493,7 @@ ORDER BY seq`,
 UNWIND $rows AS row
 MERGE (s:Song {id: row.id})
   ON CREATE SET ${ZERO_USAGE.map((p) => `s.${p} = 0`).join(', ')}
-SET s.name = row.name, s.artists = row.artists
+SET s.name = row.name, s.artists = row.artists, s.ccliNumber = row.ccliNumber, s.copyright = row.copyright
 RETURN count(s) AS written`,
   importServices: `
 UNWIND $rows AS row
@@ -498,7 +527,7 @@ RETURN count(q) AS raised`,
 
 export type StatementName = keyof typeof CYPHER;
 
-const SONG_ROW = { id: 'INTEGER', name: 'STRING', artists: 'LIST<STRING>' } as const;
+const SONG_ROW = { id: 'INTEGER', name: 'STRING', artists: 'LIST<STRING>', ccliNumber: 'STRING?', copyright: 'STRING?' } as const;
 const PAGE_PARAMS = { offset: 'INTEGER', limit: 'INTEGER' } as const;
 const AFTER_ID_PARAMS = { id: 'INTEGER', limit: 'INTEGER' } as const;
 const ARTIST_ROW = { id: 'INTEGER', artistKeys: 'LIST<STRING>' } as const;
@@ -510,10 +539,19 @@ export const PARAMS = {
   countSongs: {},
   searchSongs: { query: 'STRING', offset: 'INTEGER', limit: 'INTEGER' },
   countSearch: { query: 'STRING' },
+  songsLicensing: { ids: 'LIST<INTEGER>' },
   songsByArtistKey: { artistKey: 'STRING', offset: 'INTEGER', limit: 'INTEGER' },
   countByArtistKey: { artistKey: 'STRING' },
-  createSong: { name: 'STRING', artists: 'LIST<STRING>', artistKeys: 'LIST<STRING>' },
-  updateSong: { id: 'INTEGER', name: 'STRING?', artists: 'LIST<STRING>?' },
+  createSong: { name: 'STRING', artists: 'LIST<STRING>', artistKeys: 'LIST<STRING>', ccliNumber: 'STRING?', copyright: 'STRING?' },
+  updateSong: {
+    id: 'INTEGER',
+    name: 'STRING?',
+    artists: 'LIST<STRING>?',
+    setCcliNumber: 'BOOLEAN',
+    ccliNumber: 'STRING?',
+    setCopyright: 'BOOLEAN',
+    copyright: 'STRING?',
+  },
   setSongArtists: { rows: { rows: ARTIST_ROW } },
   deleteSong: { id: 'INTEGER' },
   refreshSongUsage: { ids: 'LIST<INTEGER>' },
@@ -529,9 +567,9 @@ export const PARAMS = {
   updateService: { id: 'INTEGER', date: 'INTEGER?', serviceType: 'STRING?' },
   deleteService: { id: 'INTEGER' },
 
-  setlists: { ids: 'LIST<INTEGER>', offset: 'INTEGER', end: 'INTEGER' },
+  setlists: { ids: 'LIST<INTEGER>', offset: 'INTEGER', limit: 'INTEGER' },
   setlistCounts: { ids: 'LIST<INTEGER>' },
-  servicesForSongs: { ids: 'LIST<INTEGER>', serviceTypes: 'LIST<STRING>', offset: 'INTEGER', end: 'INTEGER' },
+  servicesForSongs: { ids: 'LIST<INTEGER>', serviceTypes: 'LIST<STRING>', offset: 'INTEGER', limit: 'INTEGER' },
   servicesForSongsCounts: { ids: 'LIST<INTEGER>', serviceTypes: 'LIST<STRING>' },
   lockServices: { serviceIds: 'LIST<INTEGER>' },
   lockSongs: { songIds: 'LIST<INTEGER>' },
@@ -561,6 +599,7 @@ export const PARAMS = {
   deleteUser: { id: 'INTEGER' },
 
   exportSongs: {},
+  exportLicensing: {},
   exportServices: {},
   exportLinks: {},
   exportUsers: {},
@@ -604,11 +643,12 @@ export const MAINTENANCE_PARAMS = {
 
 /** Labels, relationship types and property keys of the model, for the linter's typo checks. */
 export const GRAPH_VOCABULARY = {
-  labels: ['Song', 'Service', 'User', 'Artist', 'Sequence'],
+  labels: ['Song', 'Service', 'User', 'Artist', 'Sequence', 'MigrationLock', 'MigrationStep'],
   relationshipTypes: ['PERFORMED_IN', 'BY'],
   propertyKeys: [
-    'id', 'name', 'artists', 'key', 'date', 'serviceType', 'position', 'seq',
+    'id', 'name', 'artists', 'ccliNumber', 'copyright', 'key', 'date', 'serviceType', 'position', 'seq',
     'username', 'usernameKey', 'passwordHash', 'role', 'tokenVersion', 'value', '_lock',
+    'owner', 'until', 'finishedAt',
     ...USAGE_PROPERTIES,
   ],
 };

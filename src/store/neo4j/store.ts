@@ -2,7 +2,7 @@ import neo4j, { type Driver, type ManagedTransaction, type Record as Neo4jRecord
 import { artistKey } from '../../domain/artists';
 import { luceneQuery } from '../../domain/search';
 import { SERVICE_AFTER, SERVICE_PAGE, SONG_AFTER, SONG_PAGE } from '../list-statements';
-import { ALL_SERVICE_TYPES, pageEnd } from '../paging';
+import { ALL_SERVICE_TYPES } from '../paging';
 import {
   orderAfterLink,
   orderAfterUnlink,
@@ -15,6 +15,8 @@ import {
   SnapshotError,
   assembleSnapshot,
   checkSnapshot,
+  licensingBySong,
+  licensingOf,
   sequenceFloor,
   snapshotCounts,
 } from '../snapshot';
@@ -55,6 +57,7 @@ import {
   placeByIndex,
   toCredentials,
   toInt,
+  toLicensing,
   toService,
   toSong,
   toUser,
@@ -137,6 +140,15 @@ export function usageChangedBy(before: readonly number[], after: readonly number
 
 // Sorted so that concurrent writers MERGE shared Artist nodes in one order and cannot deadlock on them.
 const distinctKeys = (artists: string[]) => [...new Set(artists.map(artistKey))].sort();
+
+/** createSong's parameters (createSong, importCatalogue): licensing details absent are null. */
+const createSongParams = (input: SongInput) => ({
+  name: input.name,
+  artists: input.artists,
+  artistKeys: distinctKeys(input.artists),
+  ccliNumber: input.ccliNumber ?? null,
+  copyright: input.copyright ?? null,
+});
 const orNull = <T, U>(value: T | undefined, map: (v: T) => U): U | null => (value === undefined ? null : map(value));
 
 /** Imports send rows in slices so no single statement builds an unbounded parameter list. */
@@ -146,9 +158,7 @@ function* slices<T>(items: T[]): Generator<T[]> {
 }
 
 /** SKIP/LIMIT parameters; no limit is the largest safe integer (Cypher has no "no limit" value). */
-const limits = (page: Page) => ({ offset: toInt(page.offset ?? 0), limit: toInt(page.limit ?? Number.MAX_SAFE_INTEGER) });
-/** The per-parent slice [offset..end] of the relation reads. */
-const slice = (page: Page = {}) => ({ offset: toInt(page.offset ?? 0), end: toInt(pageEnd(page)) });
+const limits = (page: Page = {}) => ({ offset: toInt(page.offset ?? 0), limit: toInt(page.limit ?? Number.MAX_SAFE_INTEGER) });
 const typesParam = (filter: ServiceFilter = {}) => [...(filter.serviceTypes ?? ALL_SERVICE_TYPES)];
 const totalOf = (row: Neo4jRecord) => fromInt(row.get('total'), 'count');
 
@@ -182,6 +192,7 @@ export class Neo4jStore implements Store {
   serviceSpan: Store['serviceSpan'] = (types) => this.analytics.serviceSpan(types);
   usageTimeline: Store['usageTimeline'] = (buckets, window, songId) => this.analytics.usageTimeline(buckets, window, songId);
   artistUsage: Store['artistUsage'] = (w, page) => this.analytics.artistUsage(w, page);
+  songsSungOften: Store['songsSungOften'] = (q) => this.analytics.songsSungOften(q);
 
   private async transact<T>(
     mode: 'READ' | 'WRITE',
@@ -249,7 +260,7 @@ export class Neo4jStore implements Store {
     if (ids.length === 0) return [];
     const params = { ids: ids.map(toInt), ...where };
     const [items, totals] = await this.read(
-      async (tx) => [await run(tx, rows, { ...params, ...slice(page) }), await run(tx, counts, params)] as const,
+      async (tx) => [await run(tx, rows, { ...params, ...limits(page) }), await run(tx, counts, params)] as const,
     );
     const groups = groupByIndex(ids.length, items, map);
     const out = groups.map((g) => ({ items: g, totalCount: 0 }));
@@ -281,6 +292,12 @@ export class Neo4jStore implements Store {
     return placeByIndex(ids.length, rows, toSong);
   }
 
+  async licensingOfSongs(ids: readonly number[]) {
+    if (ids.length === 0) return [];
+    const rows = await this.read((tx) => run(tx, 'songsLicensing', { ids: ids.map(toInt) }));
+    return placeByIndex(ids.length, rows, toLicensing);
+  }
+
   songsByArtistKey(key: string, page: Page) {
     return this.paged(
       ['songsByArtistKey', { artistKey: key, ...limits(page) }],
@@ -290,20 +307,20 @@ export class Neo4jStore implements Store {
   }
 
   createSong(input: SongInput) {
-    return this.write(async (tx) =>
-      toSong(
-        await one(tx, 'createSong', {
-          name: input.name,
-          artists: input.artists,
-          artistKeys: distinctKeys(input.artists),
-        }),
-      ),
-    );
+    return this.write(async (tx) => toSong(await one(tx, 'createSong', createSongParams(input))));
   }
 
   updateSong(id: number, patch: SongPatch) {
     return this.write(async (tx) => {
-      const [row] = await run(tx, 'updateSong', { id: toInt(id), name: patch.name ?? null, artists: patch.artists ?? null });
+      const [row] = await run(tx, 'updateSong', {
+        id: toInt(id),
+        name: patch.name ?? null,
+        artists: patch.artists ?? null,
+        setCcliNumber: patch.ccliNumber !== undefined,
+        ccliNumber: patch.ccliNumber ?? null,
+        setCopyright: patch.copyright !== undefined,
+        copyright: patch.copyright ?? null,
+      });
       if (!row) return null;
       if (patch.artists !== undefined) {
         await expectWrote(tx, 'setSongArtists', 'songs', 1, {
@@ -577,13 +594,24 @@ export class Neo4jStore implements Store {
     return placeByIndex(ids.length, rows, toUser);
   }
 
+  /**
+   * Credentials (password hash, token version, role) are read in a WRITE transaction, which on a
+   * cluster runs on the leader: a read transaction may go to a follower that has not applied the
+   * latest commit yet, and the bookmarks that would make it wait are this process's own, so after
+   * a password change or demotion acknowledged by another instance, the old password, token or
+   * role would still pass here for the replication lag. On a single server both modes are alike.
+   */
+  private readCredentials<T>(work: (tx: Tx) => Promise<T>) {
+    return this.transact('WRITE', work);
+  }
+
   async credentialsByUsername(username: string) {
-    const [row] = await this.read((tx) => run(tx, 'credentialsByKey', { usernameKey: usernameKey(username) }));
+    const [row] = await this.readCredentials((tx) => run(tx, 'credentialsByKey', { usernameKey: usernameKey(username) }));
     return row ? toCredentials(row) : null;
   }
 
   async credentialsById(id: number) {
-    const [row] = await this.read((tx) => run(tx, 'credentialsById', { id: toInt(id) }));
+    const [row] = await this.readCredentials((tx) => run(tx, 'credentialsById', { id: toInt(id) }));
     return row ? toCredentials(row) : null;
   }
 
@@ -656,6 +684,10 @@ export class Neo4jStore implements Store {
   async exportSnapshot(): Promise<Snapshot> {
     const snapshot = await this.read(async (tx): Promise<Snapshot> => {
       const songs = (await run(tx, 'exportSongs')).map(toSong);
+      const licensing = (await run(tx, 'exportLicensing')).map((r) => ({
+        songId: fromInt(r.get('songId'), 'song id'),
+        ...toLicensing(r),
+      }));
       const services = (await run(tx, 'exportServices')).map(toService);
       const links = (await run(tx, 'exportLinks')).map((r) => ({
         serviceId: fromInt(r.get('serviceId'), 'service id'),
@@ -668,7 +700,7 @@ export class Neo4jStore implements Store {
         (await run(tx, 'exportSequences')).map((r) => [r.get('name') as string, fromInt(r.get('value'), 'sequence')]),
       );
       return assembleSnapshot(
-        { songs, services, links, users },
+        { songs, licensing, services, links, users },
         {
           song: issued.get(SEQUENCE_NAMES.song),
           service: issued.get(SEQUENCE_NAMES.service),
@@ -692,13 +724,14 @@ export class Neo4jStore implements Store {
   async importSnapshot(snapshot: Snapshot): Promise<SnapshotCounts> {
     checkSnapshot(snapshot);
     const floor = sequenceFloor(snapshot);
+    const licensing = licensingBySong(snapshot);
     // One transaction: all or nothing. Allow it far longer than a request's transaction.
     return this.transact(
       'WRITE',
       async (tx) => {
         for (const part of slices(snapshot.songs)) {
           await expectWrote(tx, 'importSongs', 'written', part.length, {
-            rows: part.map((s) => ({ id: toInt(s.id), name: s.name, artists: s.artists })),
+            rows: part.map((s) => ({ id: toInt(s.id), name: s.name, artists: s.artists, ...licensingOf(licensing, s.id) })),
           });
           await expectWrote(tx, 'setSongArtists', 'songs', part.length, {
             rows: part.map((s) => ({ id: toInt(s.id), artistKeys: distinctKeys(s.artists) })),
@@ -766,14 +799,7 @@ export class Neo4jStore implements Store {
       'WRITE',
       async (tx): Promise<ImportedCatalogue> => {
         const songs: SongRecord[] = [];
-        for (const input of batch.songs) {
-          const row = await one(tx, 'createSong', {
-            name: input.name,
-            artists: input.artists,
-            artistKeys: distinctKeys(input.artists),
-          });
-          songs.push(toSong(row));
-        }
+        for (const input of batch.songs) songs.push(toSong(await one(tx, 'createSong', createSongParams(input))));
         const services: ServiceRecord[] = [];
         const setlists: { serviceId: number; songIds: number[] }[] = [];
         for (const { service, songIds } of batch.services) {

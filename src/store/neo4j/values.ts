@@ -1,4 +1,5 @@
 import neo4j, { isInt, type Integer, type Record as Neo4jRecord } from 'neo4j-driver';
+import type { SongLicensing } from '../../domain/licensing';
 import type { ServiceRecord, SongRecord, UserCredentials, UserRecord } from '../types';
 import type { ParamDecl, ParamType, ScalarType } from './statements';
 
@@ -77,6 +78,12 @@ export const toSong = (r: Neo4jRecord): SongRecord => ({
   id: fromInt(r.get('id'), 'song id'),
   name: r.get('name') as string,
   artists: (r.get('artists') as string[] | null) ?? [],
+});
+
+/** Absent properties (not recorded) read as null. */
+export const toLicensing = (r: Neo4jRecord): SongLicensing => ({
+  ccliNumber: (r.get('ccliNumber') as string | null) ?? null,
+  copyright: (r.get('copyright') as string | null) ?? null,
 });
 
 export const toService = (r: Neo4jRecord): ServiceRecord => ({

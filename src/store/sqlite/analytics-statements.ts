@@ -68,13 +68,13 @@ const usageFilter = (r: string) => `(@includeUnsung OR ${r}.times > 0)
  * page or rotation only its rows. The count is one more pass over the same rows, without songs.
  * Every type is asked, so the row's generated totals are the answer.
  */
-const allTimeIn = (index: string, order: string) => `
+const allTimeIn = (index: string, order: string, tie = 'u.song_id') => `
     SELECT s.id, s.name, s.artists, u.times, u.first, u.last, u.openers, u.closers,
       ${perType((c) => `u.${c}_times AS ${c}, u.${c}_last`)},
       (SELECT count(*) FROM song_usage c WHERE ${usageFilter('c')}) AS total
     FROM song_usage u INDEXED BY ${index} CROSS JOIN songs s ON s.id = u.song_id
     WHERE ${usageFilter('u')}
-    ORDER BY ${order}, u.song_id
+    ORDER BY ${order}, ${tie}
     LIMIT @limit OFFSET @offset`;
 
 const STAT_COLUMNS = ['times', 'first', 'last', 'openers', 'closers', 'sun_am', 'sun_am_last', 'sun_pm', 'sun_pm_last', 'wed', 'wed_last'];
@@ -120,8 +120,10 @@ export const ANALYTICS_SQL = {
       CASE WHEN @sort = 'TIMES_SUNG' THEN times END DESC,
       CASE WHEN @sort = 'LAST_SUNG' THEN last END DESC,
       CASE WHEN @sort = 'LEAST_RECENTLY_SUNG' THEN last END ASC,
-      CASE WHEN @sort = 'FIRST_SUNG' THEN first END ASC,
+      CASE WHEN @sort = 'FIRST_SUNG' THEN first END DESC,
       CASE WHEN @sort = 'NAME' THEN name END ASC,
+      -- New songs are newest first throughout: ties (songs introduced together) by id descending.
+      CASE WHEN @sort = 'FIRST_SUNG' THEN id END DESC,
       id
     LIMIT @limit OFFSET @offset`,
 
@@ -130,7 +132,8 @@ export const ANALYTICS_SQL = {
   songUsageByTimes: allTimeIn('song_usage_times', 'u.times DESC'),
   songUsageByLastDesc: allTimeIn('song_usage_last_desc', 'u.last DESC'),
   songUsageByLast: allTimeIn('song_usage_last', 'u.last'),
-  songUsageByFirst: allTimeIn('song_usage_first', 'u.first'),
+  // New songs, newest first: song_usage_first walked backwards, so ties go by id descending too.
+  songUsageByFirst: allTimeIn('song_usage_first', 'u.first DESC', 'u.song_id DESC'),
 
   /** Song.usage for a batch of songs: index lookups per song, in the window. */
   usageOfSongs: `
@@ -237,6 +240,33 @@ export const ANALYTICS_SQL = {
           min(1, ${songLinks}))) AS distinct_songs
     FROM counted
     ORDER BY i`,
+
+  /**
+   * Overuse at a glance: the last @lastServices services of the types up to @to (services_date
+   * walked backwards from @to, newest first; a later id first on one date), and the songs sung in
+   * strictly more than @moreThanPercent of them, read through each service's setlist index. One
+   * row for the run (its count and first and last dates) even when no song qualifies: the song
+   * columns are then NULL.
+   */
+  songsSungOften: `
+    WITH run AS MATERIALIZED (
+      SELECT id, date FROM services INDEXED BY services_date
+      WHERE date <= @to AND ${typeFlag('service_type')}
+      ORDER BY date DESC, id DESC
+      LIMIT @lastServices
+    ),
+    head AS (SELECT count(*) AS services, min(date) AS first, max(date) AS last FROM run),
+    sung AS (
+      SELECT p.song_id, count(*) AS times, max(run.date) AS last
+      FROM run JOIN performed_in p INDEXED BY performed_in_setlist ON p.service_id = run.id
+      GROUP BY p.song_id
+    )
+    SELECT head.services, head.first AS first_service, head.last AS last_service,
+      s.id, s.name, s.artists, sung.times, sung.last
+    FROM head
+      LEFT JOIN sung ON sung.times * 100 > @moreThanPercent * head.services
+      LEFT JOIN songs s ON s.id = sung.song_id
+    ORDER BY sung.times DESC, s.id`,
 
   /**
    * Performances per normalised artist, through song_artist_keys (written by the store with

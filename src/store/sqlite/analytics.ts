@@ -1,12 +1,13 @@
 import type Database from 'better-sqlite3';
 import type { ServiceType } from '../../generated/graphql';
-import { boundsOf, NO_LIMIT, usageStats, type UsageColumns } from '../analytics-shape';
+import { boundsOf, NO_LIMIT, sungOften, usageStats, type UsageColumns } from '../analytics-shape';
 import type {
   AnalyticsWindow,
   ArtistUsageRecord,
   PairingRecord,
   SongUsageQuery,
   SongUsageRecord,
+  SungOftenQuery,
   UsageBucketRecord,
 } from '../analytics-types';
 import type { SongRecord } from '../types';
@@ -175,6 +176,22 @@ export class SqliteAnalytics {
       performances: r.performances,
       distinctSongs: r.distinct_songs,
     }));
+  }
+
+  songsSungOften(q: SungOftenQuery) {
+    const rows = this.all<SongRow & { services: number; first_service: number | null; last_service: number | null; times: number; last: number }>(
+      'songsSungOften',
+      {
+        ...windowParams({ from: null, to: q.to, serviceTypes: q.serviceTypes }),
+        lastServices: q.lastServices,
+        moreThanPercent: q.moreThanPercent,
+      },
+    );
+    const [head] = rows;
+    return sungOften(
+      { services: head.services, first: head.first_service, last: head.last_service },
+      rows.filter((r) => r.id !== null).map((r) => ({ song: toSong(r), times: r.times, last: r.last })),
+    );
   }
 
   artistUsage(window: AnalyticsWindow, page: { limit?: number; offset?: number }) {

@@ -137,6 +137,51 @@ export const MIGRATIONS: {
     sql: SONG_USAGE_MIGRATION + TIMELINE_MIGRATION,
     after: fillArtistSpellings,
   },
+  {
+    version: 6,
+    description: 'songs carry their CCLI song number and copyright line; search also finds a song by its CCLI number',
+    sql: `
+      -- The rules of src/domain/licensing.ts, kept by the file too: NULL when not recorded.
+      ALTER TABLE songs ADD COLUMN ccli_number TEXT
+        CHECK (ccli_number IS NULL OR (length(ccli_number) BETWEEN 1 AND 10 AND ccli_number NOT GLOB '*[^0-9]*'));
+      ALTER TABLE songs ADD COLUMN copyright TEXT
+        CHECK (copyright IS NULL OR length(copyright) BETWEEN 1 AND 500);
+
+      -- The search index of migration 3 gains the CCLI number as a third column. An FTS5 table's
+      -- columns cannot change, so it is made again (with its triggers) and rebuilt from songs.
+      DROP TRIGGER songs_fts_insert;
+      DROP TRIGGER songs_fts_delete;
+      DROP TRIGGER songs_fts_update;
+      DROP TABLE songs_fts;
+      CREATE VIRTUAL TABLE songs_fts USING fts5(
+        name, artists, ccli_number, content = 'songs', content_rowid = 'id',
+        tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3'
+      );
+      INSERT INTO songs_fts (songs_fts, rank) VALUES ('rank', 'bm25(2.0, 1.0, 1.0)');
+      INSERT INTO songs_fts (songs_fts) VALUES ('rebuild');
+      CREATE TRIGGER songs_fts_insert AFTER INSERT ON songs BEGIN
+        INSERT INTO songs_fts (rowid, name, artists, ccli_number) VALUES (new.id, new.name, new.artists, new.ccli_number);
+      END;
+      CREATE TRIGGER songs_fts_delete AFTER DELETE ON songs BEGIN
+        INSERT INTO songs_fts (songs_fts, rowid, name, artists, ccli_number)
+        VALUES ('delete', old.id, old.name, old.artists, old.ccli_number);
+      END;
+      CREATE TRIGGER songs_fts_update AFTER UPDATE OF name, artists, ccli_number ON songs BEGIN
+        INSERT INTO songs_fts (songs_fts, rowid, name, artists, ccli_number)
+        VALUES ('delete', old.id, old.name, old.artists, old.ccli_number);
+        INSERT INTO songs_fts (rowid, name, artists, ccli_number) VALUES (new.id, new.name, new.artists, new.ccli_number);
+      END;
+    `,
+  },
+  {
+    version: 7,
+    description: "relation pages: each song's links in service date order",
+    // A song's page of services (Song.services, withSong) reads its range of this index in page
+    // order and stops after the page (docs/performance.md); the copied type makes it covering.
+    sql: `
+      CREATE INDEX performed_in_song_date ON performed_in(song_id, service_date, service_id, service_type);
+    `,
+  },
 ];
 
 /** The file was written by a newer release: running old code on it could corrupt it. */
@@ -152,25 +197,33 @@ export class SchemaTooNewError extends Error {
   }
 }
 
+/**
+ * Apply every pending migration, each recorded in `schema_migrations`. The check and all the
+ * migrations run in ONE `BEGIN IMMEDIATE` transaction: it takes the file's write lock before
+ * reading what is applied, so of two processes opening one file at the same moment (two API
+ * instances, or the service and a command-line tool) the second waits for the first to commit
+ * (the connection's busy_timeout bounds the wait), then finds nothing left to do. Checked and
+ * applied separately, both would read "not applied" and the second would re-run DDL the first
+ * had already committed ("duplicate column", "no such trigger").
+ */
 export function migrate(db: Database.Database): number[] {
-  db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
-    version INTEGER PRIMARY KEY, description TEXT NOT NULL, applied_at TEXT NOT NULL)`);
-  const applied = new Set(
-    db.prepare('SELECT version FROM schema_migrations').pluck().all() as number[],
-  );
-  const newest = Math.max(...applied, 0);
   const known = Math.max(...MIGRATIONS.map((m) => m.version));
-  if (newest > known) throw new SchemaTooNewError(newest, known);
-  const done: number[] = [];
-  for (const m of MIGRATIONS) {
-    if (applied.has(m.version)) continue;
-    db.transaction(() => {
+  const run = db.transaction((): number[] => {
+    db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+      version INTEGER PRIMARY KEY, description TEXT NOT NULL, applied_at TEXT NOT NULL)`);
+    const applied = new Set(db.prepare('SELECT version FROM schema_migrations').pluck().all() as number[]);
+    const newest = Math.max(...applied, 0);
+    if (newest > known) throw new SchemaTooNewError(newest, known);
+    const done: number[] = [];
+    for (const m of MIGRATIONS) {
+      if (applied.has(m.version)) continue;
       db.exec(m.sql);
       m.after?.(db);
       db.prepare('INSERT INTO schema_migrations (version, description, applied_at) VALUES (?, ?, ?)')
         .run(m.version, m.description, new Date().toISOString());
-    }).immediate();
-    done.push(m.version);
-  }
-  return done;
+      done.push(m.version);
+    }
+    return done;
+  });
+  return run.immediate();
 }

@@ -1,5 +1,6 @@
 import { perOrder, SERVICE_AFTER, SERVICE_PAGE, SONG_AFTER, SONG_PAGE } from '../list-statements';
 import type { ServiceSort, SongSort } from '../types';
+import { perType } from './analytics-schema';
 
 /**
  * Every SQL statement of the SQLite store, by name. Batch reads take a JSON array parameter and
@@ -35,6 +36,18 @@ const servicesAfter = (sort: ServiceSort) =>
   `SELECT id, date, service_type FROM services WHERE (date, id) ${sort === 'DATE_DESC' ? '<' : '>'} (@key, @id) AND ${OF_TYPES}
    ORDER BY ${SERVICE_ORDER[sort]} LIMIT @limit`;
 
+/**
+ * The first @end links of song `song` to services of type `t.value`, in (date, id) order: a seek of
+ * performed_in_song_usage that stops after @end rows (the index orders ties on a date by setlist
+ * ends before the service id, so only the last date's rows are sorted). Named, because the
+ * planner would otherwise walk performed_in_song_date (already in date order) and test the type
+ * of every link of the song.
+ */
+const firstOfType = (song: string) => `
+      SELECT q.id FROM performed_in q INDEXED BY performed_in_song_usage
+      WHERE q.song_id = ${song} AND q.service_type = t.value
+      ORDER BY q.service_date, q.service_id LIMIT @end`;
+
 export const SQL = {
   // Songs
   ...perOrder(SONG_PAGE, songsPage),
@@ -51,10 +64,15 @@ export const SQL = {
     SELECT s.id, s.name, s.artists FROM song_artist_keys k JOIN songs s ON s.id = k.song_id
     WHERE k.artist_key = @key ORDER BY k.song_id LIMIT @limit OFFSET @offset`,
   countByArtistKey: 'SELECT count(*) FROM song_artist_keys WHERE artist_key = @key',
-  insertSong: 'INSERT INTO songs (name, artists) VALUES (?, ?) RETURNING id, name, artists',
+  songsLicensing: 'SELECT id, ccli_number, copyright FROM songs WHERE id IN (SELECT value FROM json_each(?))',
+  insertSong: `
+    INSERT INTO songs (name, artists, ccli_number, copyright) VALUES (@name, @artists, @ccliNumber, @copyright)
+    RETURNING id, name, artists`,
+  // Licensing fields: @set<Field> 1 writes @<field> (NULL removes it), 0 keeps the stored value.
   updateSong: `
-    UPDATE songs SET name = coalesce(?, name), artists = coalesce(?, artists)
-    WHERE id = ? RETURNING id, name, artists`,
+    UPDATE songs SET name = coalesce(@name, name), artists = coalesce(@artists, artists),
+      ccli_number = iif(@setCcliNumber, @ccliNumber, ccli_number), copyright = iif(@setCopyright, @copyright, copyright)
+    WHERE id = @id RETURNING id, name, artists`,
   deleteSong: 'DELETE FROM songs WHERE id = ?',
   // One row per distinct key of a song, with the song's entries that have it (artistUsage's spellings).
   insertArtistKey: `
@@ -81,31 +99,64 @@ export const SQL = {
   serviceExists: 'SELECT 1 FROM services WHERE id = ?',
 
   // PERFORMED_IN
-  // Relation reads page each parent's list separately: row_number() over each parent's rows, and
-  // rows @offset+1..@end kept. Counts come from a second statement so a parent whose page is empty
-  // still has its total.
+  // Relation pages read each parent's page from an index and stop there (ORDER BY ... LIMIT per
+  // parent), so a song sung in 3,000 services costs what its page costs, not its links
+  // (docs/performance.md). One parent: a plain ORDER BY ... LIMIT. Many parents (a DataLoader
+  // batch, one statement per level): the same per parent, as a correlated subquery (SQLite has
+  // no LATERAL). @ids hold distinct ids; every row carries its parent as `key`.
+  setlist: `
+    SELECT p.service_id AS key, s.id, s.name, s.artists
+    FROM performed_in p JOIN songs s ON s.id = p.song_id
+    WHERE p.service_id = @id ORDER BY p.position, p.id LIMIT @limit OFFSET @offset`,
   setlists: `
-    SELECT key, id, name, artists FROM (
-      SELECT p.service_id AS key, s.id, s.name, s.artists,
-             row_number() OVER (PARTITION BY p.service_id ORDER BY p.position, p.id) AS n
-      FROM performed_in p JOIN songs s ON s.id = p.song_id
-      WHERE p.service_id IN (SELECT value FROM json_each(@ids)))
-    WHERE n > @offset AND n <= @end
-    ORDER BY key, n`,
+    SELECT j.value AS key, s.id, s.name, s.artists
+    FROM json_each(@ids) j
+    JOIN performed_in p ON p.id IN (
+      SELECT q.id FROM performed_in q WHERE q.service_id = j.value
+      ORDER BY q.position, q.id LIMIT @limit OFFSET @offset)
+    JOIN songs s ON s.id = p.song_id
+    ORDER BY j.value, p.position, p.id`,
+  // A setlist's count reads its index range: setlists are short (a setlist write holds at most
+  // 1,000 songs), unlike a song's performances.
   setlistCounts: `
     SELECT service_id AS key, count(*) AS total FROM performed_in
     WHERE service_id IN (SELECT value FROM json_each(@ids)) GROUP BY service_id`,
+  // A song's services come from its links' copies of their service's date and type (kept by
+  // triggers, see analytics-schema.ts), so no service row is read. Every type: the song's range
+  // of performed_in_song_date (song_id, service_date, service_id, service_type) in page order.
+  servicesForSong: `
+    SELECT song_id AS key, service_id AS id, service_date AS date, service_type FROM performed_in
+    WHERE song_id = @id ORDER BY service_date, service_id LIMIT @limit OFFSET @offset`,
   servicesForSongs: `
-    SELECT key, id, date, service_type FROM (
-      SELECT p.song_id AS key, v.id, v.date, v.service_type,
-             row_number() OVER (PARTITION BY p.song_id ORDER BY v.date, v.id) AS n
-      FROM performed_in p JOIN services v ON v.id = p.service_id
-      WHERE p.song_id IN (SELECT value FROM json_each(@ids)) AND v.${OF_TYPES})
-    WHERE n > @offset AND n <= @end
-    ORDER BY key, n`,
+    SELECT j.value AS key, p.service_id AS id, p.service_date AS date, p.service_type
+    FROM json_each(@ids) j
+    JOIN performed_in p ON p.id IN (
+      SELECT q.id FROM performed_in q WHERE q.song_id = j.value
+      ORDER BY q.service_date, q.service_id LIMIT @limit OFFSET @offset)
+    ORDER BY j.value, p.service_date, p.service_id`,
+  // Some types: filtering the date-ordered range row by row would read all of a song's links
+  // when it is rarely sung in the asked types. performed_in_song_usage (song_id, service_type,
+  // service_date, ...) is ordered by date within each type, so the page is merged from each asked
+  // type's first @end links (offset + limit), never from all of them.
+  servicesForSongOfTypes: `
+    SELECT @id AS key, p.service_id AS id, p.service_date AS date, p.service_type
+    FROM json_each(@types) t JOIN performed_in p ON p.id IN (${firstOfType('@id')})
+    ORDER BY p.service_date, p.service_id LIMIT @limit OFFSET @offset`,
+  // Per song, the same merge as a correlated subquery (measured faster than numbering every
+  // song's candidates with a window).
+  servicesForSongsOfTypes: `
+    SELECT j.value AS key, p.service_id AS id, p.service_date AS date, p.service_type
+    FROM json_each(@ids) j
+    JOIN performed_in p ON p.id IN (
+      SELECT c.id FROM json_each(@types) t JOIN performed_in c ON c.id IN (${firstOfType('j.value')})
+      ORDER BY c.service_date, c.service_id LIMIT @limit OFFSET @offset)
+    ORDER BY j.value, p.service_date, p.service_id`,
+  // The maintained per-type counts of song_usage (a song is linked at most once per service, so
+  // its links of a type are its services of that type): one primary-key read per song.
   servicesForSongsCounts: `
-    SELECT p.song_id AS key, count(*) AS total FROM performed_in p JOIN services v ON v.id = p.service_id
-    WHERE p.song_id IN (SELECT value FROM json_each(@ids)) AND v.${OF_TYPES} GROUP BY p.song_id`,
+    SELECT song_id AS key,
+      ${perType((type, col) => `iif('${type}' IN (SELECT value FROM json_each(@types)), ${col}_times, 0)`, '\n      + ')} AS total
+    FROM song_usage WHERE song_id IN (SELECT value FROM json_each(@ids))`,
   // Positions are places 1..n (docs/API.md). Link writes read the order (setlistOrder), compute
   // the new one in src/domain/setlist.ts, and write the positions that changed (moveLink) and the
   // new links (insertLink: a plain INSERT, since an upsert would spend an AUTOINCREMENT link id).
@@ -150,6 +201,9 @@ export const SQL = {
   // Snapshots (scripts/migrate.ts). Upserts keep ids; ON CONFLICT (id) leaves the row in place, so
   // foreign keys pointing at it never cascade.
   exportSongs: 'SELECT id, name, artists FROM songs ORDER BY id',
+  exportLicensing: `
+    SELECT id AS song_id, ccli_number, copyright FROM songs
+    WHERE ccli_number IS NOT NULL OR copyright IS NOT NULL ORDER BY id`,
   exportServices: 'SELECT id, date, service_type FROM services ORDER BY id',
   exportLinks: 'SELECT id AS seq, service_id, song_id, position FROM performed_in ORDER BY id',
   countLinks: 'SELECT count(*) AS n FROM performed_in',
@@ -157,8 +211,9 @@ export const SQL = {
   /** Highest id ever issued per AUTOINCREMENT table, including ids of deleted rows. */
   exportSequences: 'SELECT name, seq FROM sqlite_sequence',
   importSong: `
-    INSERT INTO songs (id, name, artists) VALUES (?, ?, ?)
-    ON CONFLICT (id) DO UPDATE SET name = excluded.name, artists = excluded.artists`,
+    INSERT INTO songs (id, name, artists, ccli_number, copyright) VALUES (?, ?, ?, ?, ?)
+    ON CONFLICT (id) DO UPDATE SET name = excluded.name, artists = excluded.artists,
+      ccli_number = excluded.ccli_number, copyright = excluded.copyright`,
   importService: `
     INSERT INTO services (id, date, service_type) VALUES (?, ?, ?)
     ON CONFLICT (id) DO UPDATE SET date = excluded.date, service_type = excluded.service_type`,

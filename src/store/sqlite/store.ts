@@ -5,11 +5,12 @@ import { artistKey, spellingsByKey } from '../../domain/artists';
 import { fts5Query } from '../../domain/search';
 import { orderAfterLink, placesToWrite, songIds, type PlacedSong } from '../../domain/setlist';
 import { StoreUnavailableError } from '../../errors';
+import type { SongLicensing } from '../../domain/licensing';
 import { CatalogueError, checkSetlist } from '../catalogue';
 import { usernameKey } from '../keys';
 import { SERVICE_AFTER, SERVICE_PAGE, SONG_AFTER, SONG_PAGE } from '../list-statements';
 import { ALL_SERVICE_TYPES, pageEnd } from '../paging';
-import { assembleSnapshot, checkSnapshot, sequenceFloor, snapshotCounts } from '../snapshot';
+import { assembleSnapshot, checkSnapshot, licensingBySong, licensingOf, sequenceFloor, snapshotCounts } from '../snapshot';
 import type {
   CatalogueBatch,
   DateRange,
@@ -38,7 +39,7 @@ import type {
   UserPatch,
   UserRecord,
 } from '../types';
-import type { AnalyticsWindow, SongUsageQuery } from '../analytics-types';
+import type { AnalyticsWindow, SongUsageQuery, SungOftenQuery } from '../analytics-types';
 import type { ServiceType } from '../../generated/graphql';
 import { SqliteAnalytics } from './analytics';
 import { migrate } from './migrations';
@@ -47,12 +48,14 @@ import { withDerivedRebuilt } from './bulk';
 import { SQL, type StatementName } from './statements';
 
 type SongRow = { id: number; name: string; artists: string };
+type LicensingRow = { ccli_number: string | null; copyright: string | null };
 type ServiceRow = { id: number; date: number; service_type: ServiceRecord['serviceType'] };
 type CredentialsRow = UserRecord & { password_hash: string; token_version: number };
 type Keyed<T> = T & { key: number };
 type LinkRow = { seq: number; service_id: number; song_id: number; position: number };
 
 const toSong = (r: SongRow): SongRecord => ({ id: r.id, name: r.name, artists: JSON.parse(r.artists) });
+const toLicensing = (r: LicensingRow): SongLicensing => ({ ccliNumber: r.ccli_number, copyright: r.copyright });
 const toService = (r: ServiceRow): ServiceRecord => ({ id: r.id, date: r.date, serviceType: r.service_type });
 const toCredentials = (r: CredentialsRow): UserCredentials => ({
   id: r.id,
@@ -84,14 +87,31 @@ function groupBy<R, T>(keys: readonly number[], rows: Keyed<R>[], totals: Keyed<
 }
 
 /** LIMIT/OFFSET parameters: -1 is SQLite's "no limit". */
-const limits = (page: Page) => ({ limit: page.limit ?? -1, offset: page.offset ?? 0 });
-/** Parameters of the per-parent window: rows offset+1..end of each parent. */
-const perParent = (page: Page = {}) => ({ offset: page.offset ?? 0, end: pageEnd(page) });
-const typesParam = (filter: ServiceFilter = {}) => JSON.stringify(filter.serviceTypes ?? ALL_SERVICE_TYPES);
+const limits = (page: Page = {}) => ({ limit: page.limit ?? -1, offset: page.offset ?? 0 });
+/** Parameters of a per-parent page: LIMIT/OFFSET, and `end`, the rank of its last row. */
+const perParent = (page: Page = {}) => ({ ...limits(page), end: pageEnd(page) });
+/** Distinct, as the relation statements join them: a repeated id or type would repeat rows. */
+const typesParam = (filter: ServiceFilter = {}) => JSON.stringify([...new Set(filter.serviceTypes ?? ALL_SERVICE_TYPES)]);
+const distinctIds = (ids: readonly number[]) => [...new Set(ids)];
+/** No filter, or one naming every type: every link qualifies (each service has one of them). */
+const everyType = (filter: ServiceFilter = {}) => ALL_SERVICE_TYPES.every((t) => filter.serviceTypes?.includes(t) ?? true);
 
 
 // Conditions of the database itself (locked, I/O failure, file gone), as opposed to a bug.
 const UNAVAILABLE_CODES = /^SQLITE_(BUSY|LOCKED|IOERR|CANTOPEN|FULL|READONLY|NOTADB|CORRUPT)/;
+
+/** How long a call waits for another connection's write lock before answering UNAVAILABLE. */
+const BUSY_TIMEOUT_MS = 5_000;
+/** Default of SqliteStoreOptions.migrationWaitMs (MIGRATION_WAIT_SECONDS). */
+export const MIGRATION_WAIT_MS = 300_000;
+
+export interface SqliteStoreOptions {
+  /**
+   * Opening waits this long for another process's migration or timeline rebuild of the same file
+   * (which holds the write lock), then fails with SQLITE_BUSY.
+   */
+  migrationWaitMs?: number;
+}
 
 /**
  * The embedded store. better-sqlite3 is synchronous, so each call runs to completion before the
@@ -110,17 +130,21 @@ export class SqliteStore implements Store {
   constructor(
     filename: string,
     private readonly serviceTimeZone = 'UTC',
+    options: SqliteStoreOptions = {},
   ) {
     if (filename !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(filename)), { recursive: true });
     this.db = new Database(filename);
+    // Set before anything takes a lock: while another process migrates the file (or rebuilds its
+    // timeline), opening waits for it, up to the migration wait, instead of failing at once.
+    this.db.pragma(`busy_timeout = ${options.migrationWaitMs ?? MIGRATION_WAIT_MS}`);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('foreign_keys = ON');
-    this.db.pragma('busy_timeout = 5000');
     // WAL with NORMAL sync is durable across application crashes; only an OS crash or power loss
     // can lose the last transactions, never corrupt the file.
     this.db.pragma('synchronous = NORMAL');
     migrate(this.db);
     openTimeline(this.db, serviceTimeZone);
+    this.db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     this.analytics = new SqliteAnalytics(this.db);
   }
 
@@ -150,6 +174,10 @@ export class SqliteStore implements Store {
 
   artistUsage(window: AnalyticsWindow, page: { limit?: number; offset?: number }) {
     return this.guard(() => this.analytics.artistUsage(window, page));
+  }
+
+  songsSungOften(query: SungOftenQuery) {
+    return this.guard(() => this.analytics.songsSungOften(query));
   }
 
   private stmt(name: StatementName): Database.Statement {
@@ -247,6 +275,14 @@ export class SqliteStore implements Store {
     return this.guard(() => byIds(ids, this.all<SongRow>('songsByIds', JSON.stringify(ids)).map(toSong)));
   }
 
+  licensingOfSongs(ids: readonly number[]) {
+    return this.guard(() => {
+      const rows = this.all<LicensingRow & { id: number }>('songsLicensing', JSON.stringify(ids));
+      const found = new Map(rows.map((r) => [r.id, toLicensing(r)]));
+      return ids.map((id) => found.get(id) ?? null);
+    });
+  }
+
   songsByArtistKey(key: string, page: Page) {
     return this.paged(['songsByArtistKey', { key, ...limits(page) }], ['countByArtistKey', { key }], toSong);
   }
@@ -256,18 +292,34 @@ export class SqliteStore implements Store {
     for (const [key, spellings] of spellingsByKey(artists)) this.run('insertArtistKey', key, songId, JSON.stringify(spellings));
   }
 
+  /** Insert one song with its artist keys (createSong, importCatalogue). */
+  private insertSong(input: SongInput): SongRecord {
+    const row = this.get<SongRow>('insertSong', {
+      name: input.name,
+      artists: JSON.stringify(input.artists),
+      ccliNumber: input.ccliNumber ?? null,
+      copyright: input.copyright ?? null,
+    })!;
+    this.indexArtists(row.id, input.artists);
+    return toSong(row);
+  }
+
   createSong(input: SongInput) {
-    return this.write(() => {
-      const row = this.get<SongRow>('insertSong', input.name, JSON.stringify(input.artists))!;
-      this.indexArtists(row.id, input.artists);
-      return toSong(row);
-    });
+    return this.write(() => this.insertSong(input));
   }
 
   updateSong(id: number, patch: SongPatch) {
     return this.write(() => {
       const artists = patch.artists === undefined ? null : JSON.stringify(patch.artists);
-      const row = this.get<SongRow>('updateSong', patch.name ?? null, artists, id);
+      const row = this.get<SongRow>('updateSong', {
+        id,
+        name: patch.name ?? null,
+        artists,
+        setCcliNumber: patch.ccliNumber === undefined ? 0 : 1,
+        ccliNumber: patch.ccliNumber ?? null,
+        setCopyright: patch.copyright === undefined ? 0 : 1,
+        copyright: patch.copyright ?? null,
+      });
       if (!row) return null;
       if (patch.artists) this.indexArtists(id, patch.artists);
       return toSong(row);
@@ -342,29 +394,40 @@ export class SqliteStore implements Store {
   // PERFORMED_IN
 
   setlistsForServices(serviceIds: readonly number[], page?: Page) {
-    const ids = JSON.stringify(serviceIds);
-    return this.guard(() =>
-      this.db.transaction(() =>
-        groupBy(
-          serviceIds,
-          this.all<Keyed<SongRow>>('setlists', { ids, ...perParent(page) }),
-          this.all<Keyed<{ total: number }>>('setlistCounts', { ids }),
-          toSong,
-        ),
-      )(),
-    );
+    const ids = distinctIds(serviceIds);
+    const rows: [StatementName, Record<string, unknown>] =
+      ids.length === 1 ? ['setlist', { id: ids[0], ...limits(page) }] : ['setlists', { ids: JSON.stringify(ids), ...limits(page) }];
+    return this.relation(serviceIds, rows, ['setlistCounts', { ids: JSON.stringify(ids) }], toSong);
   }
 
   servicesForSongs(songIds: readonly number[], filter?: ServiceFilter, page?: Page) {
-    const where = { ids: JSON.stringify(songIds), types: typesParam(filter) };
+    const ids = distinctIds(songIds);
+    const types = typesParam(filter);
+    const rows: [StatementName, Record<string, unknown>] = everyType(filter)
+      ? ids.length === 1
+        ? ['servicesForSong', { id: ids[0], ...limits(page) }]
+        : ['servicesForSongs', { ids: JSON.stringify(ids), ...limits(page) }]
+      : ids.length === 1
+        ? ['servicesForSongOfTypes', { id: ids[0], types, ...perParent(page) }]
+        : ['servicesForSongsOfTypes', { ids: JSON.stringify(ids), types, ...perParent(page) }];
+    return this.relation(songIds, rows, ['servicesForSongsCounts', { ids: JSON.stringify(ids), types }], toService);
+  }
+
+  /**
+   * Per-parent pages of a relation and their totals in one read transaction: the page of one
+   * parent, or of a whole batch, is one statement. Totals come from a second statement, so a
+   * parent whose page is empty still has its total.
+   */
+  private relation<R, T>(
+    keys: readonly number[],
+    rows: [StatementName, Record<string, unknown>],
+    totals: [StatementName, Record<string, unknown>],
+    map: (r: R) => T,
+  ) {
+    if (keys.length === 0) return Promise.resolve([]);
     return this.guard(() =>
       this.db.transaction(() =>
-        groupBy(
-          songIds,
-          this.all<Keyed<ServiceRow>>('servicesForSongs', { ...where, ...perParent(page) }),
-          this.all<Keyed<{ total: number }>>('servicesForSongsCounts', where),
-          toService,
-        ),
+        groupBy(keys, this.all<Keyed<R>>(rows[0], rows[1]), this.all<Keyed<{ total: number }>>(totals[0], totals[1]), map),
       )(),
     );
   }
@@ -501,12 +564,16 @@ export class SqliteStore implements Store {
     return this.guard(() =>
       this.db.transaction((): Snapshot => {
         const songs = this.all<SongRow>('exportSongs').map(toSong);
+        const licensing = this.all<LicensingRow & { song_id: number }>('exportLicensing').map((r) => ({
+          songId: r.song_id,
+          ...toLicensing(r),
+        }));
         const services = this.all<ServiceRow>('exportServices').map(toService);
         const links = this.all<LinkRow>('exportLinks').map(toLink);
         const users = this.all<CredentialsRow>('exportUsers').map(toCredentials);
         const issued = new Map(this.all<{ name: string; seq: number }>('exportSequences').map((r) => [r.name, r.seq]));
         return assembleSnapshot(
-          { songs, services, links, users },
+          { songs, licensing, services, links, users },
           {
             song: issued.get('songs'),
             service: issued.get('services'),
@@ -521,9 +588,11 @@ export class SqliteStore implements Store {
   async importSnapshot(snapshot: Snapshot) {
     checkSnapshot(snapshot);
     return this.write((): SnapshotCounts => {
+      const licensing = licensingBySong(snapshot);
       const load = () => {
         for (const s of snapshot.songs) {
-          this.run('importSong', s.id, s.name, JSON.stringify(s.artists));
+          const { ccliNumber, copyright } = licensingOf(licensing, s.id);
+          this.run('importSong', s.id, s.name, JSON.stringify(s.artists), ccliNumber, copyright);
           this.indexArtists(s.id, s.artists);
         }
         this.periodsFor(snapshot.services.map((v) => v.date).sort((a, b) => a - b));
@@ -561,11 +630,7 @@ export class SqliteStore implements Store {
 
   importCatalogue(batch: CatalogueBatch) {
     return this.write((): ImportedCatalogue => {
-      const songs = batch.songs.map((input) => {
-        const row = this.get<SongRow>('insertSong', input.name, JSON.stringify(input.artists))!;
-        this.indexArtists(row.id, input.artists);
-        return toSong(row);
-      });
+      const songs = batch.songs.map((input) => this.insertSong(input));
       const services = batch.services.map(({ service, songIds }) => {
         checkSetlist(songIds);
         this.periodsFor([service.date]);

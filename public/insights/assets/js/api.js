@@ -62,7 +62,7 @@ export async function topSongs(window, limit, signal) {
 
 export async function timeline(window, bucket, signal, songId) {
   const d = await gql(
-    `{ usageTimeline${args({ ...window, bucket, songId })} { start services performances distinctSongs } }`,
+    `{ usageTimeline${args({ ...window, bucket, songId })} { start services performances distinctSongs partial } }`,
     signal,
   );
   return d.usageTimeline;
@@ -86,15 +86,32 @@ export async function sungWith(songId, window, limit, signal) {
   return d.songsSungWith;
 }
 
+/** Songs sung in more than `moreThanPercent`% of the last `lastServices` services up to the window's end. */
+export async function sungOften(window, lastServices, moreThanPercent, signal) {
+  const d = await gql(
+    `{ songsSungOften${args({ to: window.to, serviceTypes: window.serviceTypes, lastServices, moreThanPercent })} {
+        services firstService lastService songs { ${SONG} timesSung share lastSung } } }`,
+    signal,
+  );
+  return d.songsSungOften;
+}
+
+/** Whether any service of these types (all when none) is recorded at all. */
+export async function anyServices(serviceTypes) {
+  return (await gql(`{ services${args({ serviceTypes, limit: 1 })} { id } }`)).services.length > 0;
+}
+
 /** Whether any song is recorded at all (to tell an empty store from an empty answer). */
 export async function anySongs(signal) {
   return (await gql('{ songs(limit: 1) { id } }', signal)).songs.length > 0;
 }
 
+/** A song with its usage in the window, and `ever`: its first and last time of all (of the types). */
 export async function songStory(songId, window, signal) {
   const d = await gql(
     `{ song(id: ${Number(songId)}) { id name artists usage${args(window)} {
-        timesSung firstSung lastSung asOpener asCloser byServiceType { serviceType timesSung lastSung } } } }`,
+        timesSung firstSung lastSung asOpener asCloser byServiceType { serviceType timesSung lastSung } }
+      ever: usage${args({ serviceTypes: window.serviceTypes })} { firstSung lastSung } } }`,
     signal,
   );
   return d.song;

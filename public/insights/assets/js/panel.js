@@ -1,5 +1,7 @@
 // One chart with its text alternative (a table), keyboard use, and loading / empty / error states.
 
+import { CHART_FONT_FAMILY } from './format.js';
+
 const SLOW_MS = 5000;
 let nextId = 0;
 
@@ -27,7 +29,7 @@ function withDefaults(option, description) {
   return {
     animation: !reducedMotion.matches,
     animationDuration: 300,
-    textStyle: { fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif' },
+    textStyle: { fontFamily: CHART_FONT_FAMILY },
     ...option,
     // Our own description: ECharts' generated one reads out raw data tuples.
     aria: { enabled: true, label: { description }, ...option.aria },
@@ -82,7 +84,38 @@ export class Panel {
 
     this.toggle.addEventListener('click', () => this.setTableMode(!this.tableMode));
     this.chartEl.addEventListener('keydown', (e) => this.onKey(e));
-    new ResizeObserver(() => this.chart?.resize()).observe(this.chartEl);
+    new ResizeObserver(() => {
+      if (!this.chart) return;
+      this.chart.resize();
+      this.fitLegend();
+    }).observe(this.chartEl);
+  }
+
+  /**
+   * Keep the legend above the plot. ECharts wraps a legend wider than the chart onto more lines (on
+   * a phone) but places the grid at its own `top` regardless, so the second line would lie on the
+   * first bars. After each layout the grid moves down below the legend as drawn, and the chart
+   * grows by as much; when the legend fits one line again, both return to what the view asked.
+   */
+  fitLegend() {
+    const legendModel = this.chart.getModel().getComponent('legend');
+    if (!legendModel || this.gridTop === undefined) return;
+    const legend = this.chart.getViewOfComponentModel(legendModel).group;
+    let bottom = 0;
+    for (const e of this.chart.getZr().storage.getDisplayList(true)) {
+      let p = e;
+      while (p && p !== legend) p = p.parent;
+      if (!p || e.invisible || e.ignore) continue;
+      const box = e.getBoundingRect().clone();
+      box.applyTransform(e.getComputedTransform());
+      bottom = Math.max(bottom, box.y + box.height);
+    }
+    const top = Math.max(this.gridTop, Math.ceil(bottom) + 8);
+    if (top === this.gridTopNow) return;
+    this.gridTopNow = top;
+    this.chartEl.style.height = `${this.baseHeight + top - this.gridTop}px`;
+    this.chart.setOption({ grid: { top } });
+    this.chart.resize();
   }
 
   setTableMode(on) {
@@ -170,9 +203,16 @@ export class Panel {
     const description = `Chart of ${this.label}. ${summary ?? ''} The Table button shows every number.`;
     this.chart.setOption(withDefaults(option, description), { notMerge: true });
     this.chart.resize();
+    // What the view asked for, before fitLegend moves the grid for a wrapped legend.
+    this.gridTop = option.legend && typeof option.grid?.top === 'number' ? option.grid.top : undefined;
+    this.gridTopNow = this.gridTop;
+    // The stylesheet's height when the view sets none (read even while the chart is hidden).
+    this.baseHeight = height ?? parseFloat(getComputedStyle(this.chartEl).height);
+    this.fitLegend();
   }
 
-  renderTable({ caption, columns, rows }) {
+  /** `note`: one line under the table, for a column that needs explaining. */
+  renderTable({ caption, columns, rows, note }) {
     const head = el('tr', {}, ...columns.map((c) => el('th', { scope: 'col', class: c.num ? 'num' : null, text: c.label })));
     const body = rows.map((row) =>
       el(
@@ -186,7 +226,9 @@ export class Panel {
         }),
       ),
     );
+    // The note goes first: a long table scrolls inside its box, and the note should not scroll away with the end.
     this.tableWrap.replaceChildren(
+      ...(note ? [el('p', { class: 'table-note', text: note })] : []),
       el('table', {}, el('caption', { text: caption }), el('thead', {}, head), el('tbody', {}, ...body)),
     );
   }

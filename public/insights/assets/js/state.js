@@ -6,6 +6,10 @@ export const TYPE_LABELS = { SUN_AM: 'Sunday morning', SUN_PM: 'Sunday evening',
 export const BUCKETS = ['WEEK', 'MONTH'];
 export const DEFAULT_WEEKS = 12;
 const MAX_WEEKS = 520;
+/** Sung often: songs in more than SHARE percent of the last LAST services (the API's defaults). */
+export const DEFAULT_SHARE = 50;
+export const DEFAULT_LAST = 12;
+export const MAX_LAST = 1000;
 const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 /** Today's date in `timeZone`, as YYYY-MM-DD. */
@@ -58,11 +62,16 @@ export function presetOf({ from, to }, today) {
   return 'custom';
 }
 
+/** The window a link without dates opens on: the last 12 months up to `today`. */
+export const defaultWindow = (today) => presetWindow('12m', today);
+
 /**
  * Parse the query string. Whatever cannot be used is dropped and explained in `problems`, so a
- * mistyped link still shows something and says what it ignored.
+ * mistyped link still shows something and says what it ignored. A link without dates opens on
+ * the last 12 months up to `today` (a recent window is what people ask about first; all time
+ * mixes in years-old habits); all time is `window=all`.
  */
-export function readState(search) {
+export function readState(search, today) {
   const q = new URLSearchParams(search);
   const problems = [];
   const day = (name) => {
@@ -78,6 +87,9 @@ export function readState(search) {
     problems.push(`The window started (${from}) after it ended (${to}); the two dates were swapped.`);
     [from, to] = [to, from];
   }
+  const win = q.get('window');
+  if (win !== null && win !== 'all') problems.push(`"${win}" is not a window (only "all", for all time); it was left out.`);
+  if (!from && !to && win !== 'all') ({ from, to } = defaultWindow(today));
 
   const serviceTypes = [];
   for (const v of q.getAll('serviceType').flatMap((s) => s.split(','))) {
@@ -102,26 +114,46 @@ export function readState(search) {
     else problems.push(`"${w}" weeks is not a whole number from 1 to ${MAX_WEEKS}; ${DEFAULT_WEEKS} is used.`);
   }
 
+  const whole = (name, min, max, fallback, what) => {
+    const v = q.get(name);
+    if (v === null) return fallback;
+    if (/^\d+$/.test(v) && +v >= min && +v <= max) return +v;
+    problems.push(`"${v}" is not ${what}; ${fallback} is used.`);
+    return fallback;
+  };
+  const share = whole('share', 0, 99, DEFAULT_SHARE, 'a share (a whole percentage from 0 to 99)');
+  const last = whole('last', 1, MAX_LAST, DEFAULT_LAST, `a number of services (1 to ${MAX_LAST})`);
+
   let song = null;
   const s = q.get('song');
   if (s !== null) {
     if (/^[1-9]\d{0,9}$/.test(s)) song = +s;
     else problems.push(`"${s}" is not a song id; no song story is shown.`);
   }
-  return { from, to, serviceTypes, bucket, weeks, song, problems };
+  return { from, to, serviceTypes, bucket, weeks, share, last, song, problems };
 }
 
-/** The query string for a state; defaults are left out so links stay short. */
-export function writeState({ from, to, serviceTypes, bucket, weeks, song }) {
+/**
+ * The query string for a state; defaults are left out so links stay short. The default window
+ * (the last 12 months up to `today`) is no dates at all, so such a link keeps meaning "the last
+ * 12 months" whenever it is opened.
+ */
+export function writeState({ from, to, serviceTypes, bucket, weeks, share = DEFAULT_SHARE, last = DEFAULT_LAST, song }, today) {
   const q = new URLSearchParams();
-  if (from) q.set('from', from);
-  if (to) q.set('to', to);
+  const fallback = defaultWindow(today);
+  if (!from && !to) q.set('window', 'all');
+  else if (from !== fallback.from || to !== fallback.to) {
+    if (from) q.set('from', from);
+    if (to) q.set('to', to);
+  }
   // All types selected is the same as no filter.
   if (serviceTypes.length && serviceTypes.length < SERVICE_TYPES.length) {
     for (const t of serviceTypes) q.append('serviceType', t);
   }
   if (bucket) q.set('bucket', bucket);
   if (weeks !== DEFAULT_WEEKS) q.set('weeks', String(weeks));
+  if (share !== DEFAULT_SHARE) q.set('share', String(share));
+  if (last !== DEFAULT_LAST) q.set('last', String(last));
   if (song) q.set('song', String(song));
   const s = q.toString();
   return s ? `?${s}` : '';

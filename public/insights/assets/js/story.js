@@ -11,6 +11,9 @@ export class StoryHeader {
     this.artists = section.querySelector('.story-artists');
     this.stats = section.querySelector('.stats');
     this.subs = section.querySelectorAll('.sub');
+    // Which numbers are the window's and which the song's whole history.
+    this.scope = make('p', { className: 'hint story-note' });
+    this.stats.after(this.scope);
   }
 
   loading() {
@@ -23,6 +26,7 @@ export class StoryHeader {
     this.title.textContent = 'Song story';
     this.artists.textContent = '';
     this.stats.replaceChildren(make('p', { className: `status ${kind}`, textContent: text }));
+    this.scope.textContent = '';
     for (const sub of this.subs) sub.hidden = true;
   }
 
@@ -35,13 +39,17 @@ export class StoryHeader {
     this.note('empty', `There is no song with id ${id}: it may have been deleted. Pick a song from the charts below.`);
   }
 
-  show(song, serviceTypes) {
+  /** `windowText`: the window in words ("1 Jan 2025 to 31 Mar 2025"), or null for all time. */
+  show(song, serviceTypes, windowText) {
     this.section.removeAttribute('aria-busy');
     for (const sub of this.subs) sub.hidden = false;
     this.title.textContent = song.name;
     this.artists.textContent = song.artists.filter(Boolean).join(', ');
+    this.scope.textContent = windowText
+      ? `Counts are for the window shown (${windowText}); first and last sung are of all time.`
+      : 'All time: every number is of the whole history.';
     this.stats.replaceChildren(
-      ...storyStats(song.usage, serviceTypes).map(([term, value]) => {
+      ...storyStats(song.usage, song.ever, serviceTypes, !windowText).map(([term, value]) => {
         const pair = make('div', {});
         pair.append(make('dt', { textContent: term }), make('dd', { textContent: String(value) }));
         return pair;

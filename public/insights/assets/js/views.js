@@ -1,6 +1,6 @@
 // What each view draws: API answers in, Panel.show() arguments out (chart option, table, keys).
 
-import { fmtCalendarDay, fmtDay, fmtMonth, plural } from './format.js';
+import { CHART_FONT_FAMILY, fitTitle, fmtCalendarDay, fmtDay, fmtDayMonth, fmtMonth, plural } from './format.js';
 import { SERVICE_TYPES, TYPE_LABELS } from './state.js';
 
 // Okabe-Ito colours: told apart with any common colour-vision deficiency.
@@ -10,16 +10,32 @@ const VERMILION = '#D55E00';
 const ROW = 30;
 const WEEK_MS = 7 * 86_400_000;
 
-/** Phones get shorter song names beside the bars (the full name is in the tooltip and table). */
+/** Phones get narrower song labels beside the bars (the full name is in the tooltip and table). */
 const narrow = () => window.matchMedia('(max-width: 500px)').matches;
 
-const categoryAxis = (names, extra = {}) => ({
+/** Width in px of `text` in the charts' 12px axis-label font, measured as the canvas will draw it. */
+let measurer = null;
+function labelWidth(text) {
+  measurer ??= document.createElement('canvas').getContext('2d');
+  measurer.font = `12px ${CHART_FONT_FAMILY}`;
+  return measurer.measureText(text).width;
+}
+/** A title fitted into `width` px on `lines` lines, at word boundaries (format.js fitTitle). */
+const fitted = (width, lines) => (name) => fitTitle(name, width, lines, labelWidth);
+
+/**
+ * Song names down the side: two lines at most, wrapped and shortened at word boundaries, not
+ * ECharts' character truncation. A bar row (ROW) holds two 13px lines. The label box is given its
+ * width so the grid leaves exactly that room (ECharts' own estimate samples a few labels and can
+ * leave a long one hanging past the canvas edge).
+ */
+const categoryAxis = (names, width = narrow() ? 110 : 160) => ({
   type: 'category',
   data: names,
   inverse: true,
   triggerEvent: true,
   axisTick: { show: false },
-  axisLabel: { width: narrow() ? 100 : 150, overflow: 'truncate', ...extra },
+  axisLabel: { width, formatter: fitted(width, 2), lineHeight: 13 },
 });
 const grid = (extra = {}) => ({ left: 8, right: 48, top: 36, bottom: 8, containLabel: true, ...extra });
 
@@ -44,7 +60,8 @@ function songBars(rows, { series, color, value, label, axisName, right = 48, tex
     option: {
       grid: grid({ top: axisName ? 16 : 8, bottom: axisName ? 30 : 8, right }),
       tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' } },
-      xAxis: { type: 'value', minInterval: 1, name: axisName, nameLocation: 'middle', nameGap: 24 },
+      // Fewer ticks on a phone, where five numbers run into each other.
+      xAxis: { type: 'value', minInterval: 1, splitNumber: narrow() ? 3 : 5, name: axisName, nameLocation: 'middle', nameGap: 24 },
       yAxis: categoryAxis(names),
       series: [
         {
@@ -114,22 +131,53 @@ export function topSongsView(rows, types, openSong) {
 const bucketLabel = (bucket) => (bucket === 'WEEK' ? (ms) => `w/c ${fmtDay(ms)}` : fmtMonth);
 const bucketWord = (bucket) => (bucket === 'WEEK' ? 'week' : 'month');
 
-export function timelineView(buckets, bucket) {
+/** The days of a partial bucket the window covers: "from 10 Jan", "to 20 Mar", "10 to 20 Jan". */
+function coveredDays(c) {
+  if (c.from !== c.first && c.to !== c.last) return `${fmtDayMonth(c.from)} to ${fmtDayMonth(c.to)}`;
+  return c.from !== c.first ? `from ${fmtDayMonth(c.from)}` : `to ${fmtDayMonth(c.to)}`;
+}
+
+/**
+ * Bucket labels, the partial ones marked: `short` on the axis, `full` (with the days covered) in
+ * the tooltip, table and keyboard text, and a sentence naming them for the summary.
+ */
+function bucketLabels(buckets, bucket, cover) {
   const label = bucketLabel(bucket);
-  const labels = buckets.map((b) => label(b.start));
+  const short = buckets.map((b) => label(b.start));
+  const full = short.map((l, i) => (cover[i].partial ? `${l} (partial: ${coveredDays(cover[i])})` : l));
+  const cut = full.filter((_, i) => cover[i].partial);
+  const note = cut.length
+    ? ` Partial ${cut.length === 1 ? bucketWord(bucket) : `${bucketWord(bucket)}s`}, drawn pale with a dashed edge: ${cut.join('; ')}.`
+    : '';
+  return { short, full, note };
+}
+
+/** A partial bucket's bar: paler, dashed edge. `partial` rides along on the data item for tests and tools. */
+const partialBar = (value, color) => ({
+  value,
+  partial: true,
+  itemStyle: { color, opacity: 0.45, borderColor: color, borderWidth: 1.5, borderType: 'dashed' },
+});
+const bars = (values, cover, color) => values.map((v, i) => (cover[i].partial ? partialBar(v, color) : v));
+
+/** `cover[i]`: how much of bucket i the window covers (./buckets.js). */
+export function timelineView(buckets, bucket, cover) {
+  const label = bucketLabel(bucket);
+  const { short, full: labels, note } = bucketLabels(buckets, bucket, cover);
   const services = buckets.reduce((n, b) => n + b.services, 0);
   const busiest = buckets.reduce((a, b) => (b.services > a.services ? b : a), buckets[0]);
   return {
-    summary: `${plural(services, 'service')} over ${plural(buckets.length, bucketWord(bucket))}; busiest: ${label(busiest.start)} with ${plural(busiest.services, 'service')}.`,
+    summary: `${plural(services, 'service')} over ${plural(buckets.length, bucketWord(bucket))}; busiest: ${label(busiest.start)} with ${plural(busiest.services, 'service')}.${note}`,
     option: {
       legend: { top: 0, left: 0 },
       grid: grid({ right: 16, bottom: 40 }),
       tooltip: { trigger: 'axis' },
       dataZoom: buckets.length > 60 ? [{ type: 'inside' }, { type: 'slider', height: 18, bottom: 4 }] : [],
-      xAxis: { type: 'category', data: labels, axisTick: { alignWithLabel: true } },
+      // The full label (partial ones say so) is the category, for the tooltip; the axis writes it short.
+      xAxis: { type: 'category', data: labels, axisTick: { alignWithLabel: true }, axisLabel: { formatter: (_, i) => short[i] } },
       yAxis: { type: 'value', minInterval: 1 },
       series: [
-        { name: 'Services', type: 'bar', itemStyle: { color: BLUE }, data: buckets.map((b) => b.services) },
+        { name: 'Services', type: 'bar', itemStyle: { color: BLUE }, data: bars(buckets.map((b) => b.services), cover, BLUE) },
         {
           name: 'Distinct songs',
           type: 'line',
@@ -148,6 +196,47 @@ export function timelineView(buckets, bucket) {
       caption: `Services and distinct songs per ${bucketWord(bucket)}`,
       columns: [{ label: bucket === 'WEEK' ? 'Week' : 'Month' }, { label: 'Services', num: true }, { label: 'Distinct songs', num: true }, { label: 'Songs sung', num: true }],
       rows: buckets.map((b, i) => [labels[i], b.services, b.distinctSongs, b.performances]),
+    },
+  };
+}
+
+/**
+ * Sung often lately (the API's songsSungOften): one bar per song, its percentage of the run of
+ * recent services, with the chosen share drawn as a line the bars all pass.
+ */
+export function oftenView(report, { share, openSong }) {
+  const { songs, services } = report;
+  const pct = (r) => Math.round(r.share * 100);
+  const run = `the last ${plural(services, 'service')} (${fmtDay(report.firstService)} to ${fmtDay(report.lastService)})`;
+  const most = songs[0];
+  const view = songBars(songs, {
+    series: 'Share of the services',
+    color: VERMILION,
+    value: pct,
+    label: (r) => `${r.timesSung} of ${services}`,
+    axisName: '% of the services',
+    right: 70,
+    text: (r) => `${r.song.name}: in ${r.timesSung} of ${plural(services, 'service')} (${pct(r)}%), last ${fmtDay(r.lastSung)}`,
+    openSong,
+  });
+  view.option.xAxis = { ...view.option.xAxis, max: 100 };
+  view.option.series[0].markLine = {
+    silent: true,
+    symbol: 'none',
+    // The y axis runs top down (inverse), so the line's start is at the top.
+    label: { formatter: `${share}%`, position: 'start' },
+    lineStyle: { color: '#1d232b', type: 'dashed' },
+    data: [{ xAxis: share }],
+  };
+  return {
+    summary:
+      `${plural(songs.length, 'song')} sung in more than ${share}% of ${run}; ` +
+      `the most: ${most.song.name}, in ${most.timesSung}.`,
+    ...view,
+    table: {
+      caption: `Songs sung in more than ${share}% of ${run}, most often first`,
+      columns: [{ label: 'Song' }, { label: 'Services sung in', num: true }, { label: 'Share', num: true }, { label: 'Last sung' }],
+      rows: songs.map((r) => [r.song, r.timesSung, `${pct(r)}%`, fmtDay(r.lastSung)]),
     },
   };
 }
@@ -185,30 +274,36 @@ export function rotationView(rows, { cutoff, weeks, now, openSong, chartLimit = 
   };
 }
 
+/** New songs arrive newest first (the API's order), so a long list is cut at its oldest end. */
 export function newSongsView(rows, openSong, chartLimit = 30) {
   const shown = rows.slice(0, chartLimit);
-  const latest = rows[rows.length - 1];
+  const latest = rows[0];
   return {
     summary:
       `${plural(rows.length, 'song')} first sung in the window; the latest: ${latest.song.name} on ${fmtDay(latest.firstSung)}.` +
-      `${rows.length > shown.length ? ` The chart shows the first ${shown.length}; the table has all.` : ''}`,
+      `${rows.length > shown.length ? ` The chart shows the newest ${shown.length}; the table has all.` : ''}`,
     ...songBars(shown, {
       series: 'Times sung',
       color: '#009E73',
       value: (r) => r.timesSung,
-      label: (r) => `${r.timesSung} · first ${fmtDay(r.firstSung)}`,
+      // A phone has room for the month only; the day is in the tooltip and the table.
+      label: (r) => `${r.timesSung} · first ${narrow() ? fmtMonth(r.firstSung) : fmtDay(r.firstSung)}`,
       axisName: 'times sung since (all time)',
-      right: 130,
+      right: narrow() ? 135 : 170,
       text: (r) => `${r.song.name}: first sung ${fmtDay(r.firstSung)}, ${plural(r.timesSung, 'time')} since`,
       openSong,
     }),
     table: {
-      caption: 'Songs first sung in the window, in order of first performance',
+      caption: 'Songs first sung in the window, newest first',
       columns: [{ label: 'Song' }, { label: 'First sung' }, { label: 'Times sung (all time)', num: true }, { label: 'Last sung' }],
       rows: rows.map((r) => [r.song, fmtDay(r.firstSung), r.timesSung, fmtDay(r.lastSung)]),
     },
   };
 }
+
+/** The API's `jaccard`, named and explained for people. */
+const TOGETHER_SCORE =
+  'Together score: of the services with either song, the share that had both (1.00 = always sung together, 0.00 = never).';
 
 /**
  * Pairs among the top songs: `withLists[i]` is songsSungWith for `top[i]`. The heat map is
@@ -249,10 +344,11 @@ export function pairsView(top, withLists, openSong) {
       xAxis: {
         type: 'category',
         data: names,
-        axisLabel: { rotate: narrow() ? 90 : 40, width: narrow() ? 70 : 90, overflow: 'truncate', interval: 0 },
+        // Rotated names read on one line: shortened after a whole word.
+        axisLabel: { rotate: narrow() ? 90 : 40, interval: 0, formatter: fitted(narrow() ? 80 : 100, 1) },
         splitArea: { show: true },
       },
-      yAxis: categoryAxis(names, { width: narrow() ? 90 : 130 }),
+      yAxis: categoryAxis(names, narrow() ? 96 : 140),
       visualMap: {
         min: 0,
         max,
@@ -285,26 +381,26 @@ export function pairsView(top, withLists, openSong) {
     },
     table: {
       caption: 'Pairs among the top songs, most often together first',
-      columns: [{ label: 'Song' }, { label: 'Sung with' }, { label: 'Services together', num: true }, { label: 'Jaccard', num: true }],
+      columns: [{ label: 'Song' }, { label: 'Sung with' }, { label: 'Services together', num: true }, { label: 'Together score', num: true }],
       rows: pairs.map((p) => [top[p.i].song, top[p.j].song, p.together, p.jaccard.toFixed(2)]),
+      note: TOGETHER_SCORE,
     },
   };
 }
 
-/** One song's history: how often it was sung per period. */
-export function stripView(name, buckets, bucket) {
-  const label = bucketLabel(bucket);
-  const labels = buckets.map((b) => label(b.start));
+/** One song's history: how often it was sung per period (`cover` as for the timeline). */
+export function stripView(name, buckets, bucket, cover) {
+  const { short, full: labels, note } = bucketLabels(buckets, bucket, cover);
   const sung = buckets.filter((b) => b.performances > 0).length;
   return {
-    summary: `${name} was sung in ${sung} of ${plural(buckets.length, bucketWord(bucket))}.`,
+    summary: `${name} was sung in ${sung} of ${plural(buckets.length, bucketWord(bucket))}.${note}`,
     height: 170,
     option: {
       grid: grid({ right: 16, top: 16, bottom: 8 }),
       tooltip: { trigger: 'axis' },
-      xAxis: { type: 'category', data: labels },
+      xAxis: { type: 'category', data: labels, axisLabel: { formatter: (_, i) => short[i] } },
       yAxis: { type: 'value', minInterval: 1 },
-      series: [{ name: 'Times sung', type: 'bar', itemStyle: { color: BLUE }, data: buckets.map((b) => b.performances) }],
+      series: [{ name: 'Times sung', type: 'bar', itemStyle: { color: BLUE }, data: bars(buckets.map((b) => b.performances), cover, BLUE) }],
     },
     items: buckets.map((b, i) => ({ text: `${labels[i]}: ${plural(b.performances, 'time')}`, tip: { seriesIndex: 0, dataIndex: i } })),
     table: {
@@ -328,19 +424,24 @@ export function sungWithView(name, rows, openSong) {
     }),
     table: {
       caption: `Songs sung in the same services as ${name}`,
-      columns: [{ label: 'Song' }, { label: 'Services together', num: true }, { label: 'Jaccard', num: true }],
+      columns: [{ label: 'Song' }, { label: 'Services together', num: true }, { label: 'Together score', num: true }],
       rows: rows.map((r) => [r.song, r.together, r.jaccard.toFixed(2)]),
+      note: TOGETHER_SCORE,
     },
   };
 }
 
-/** The story's headline numbers, as a definition list's [term, value] pairs. */
-export function storyStats(usage, types) {
+/**
+ * The story's headline numbers, as a definition list's [term, value] pairs. First and last sung
+ * are the song's whole life (`ever`: a song introduced two years ago was not first sung when the
+ * window starts); the counts are the window's, the first of them beside the first date.
+ */
+export function storyStats(usage, ever, types, allTime) {
   const t = types.length ? types : SERVICE_TYPES;
   return [
-    ['Times sung', usage.timesSung],
-    ['First sung', fmtDay(usage.firstSung)],
-    ['Last sung', fmtDay(usage.lastSung)],
+    ['First sung', fmtDay(ever.firstSung)],
+    [allTime ? 'Times sung' : 'Times sung in the window', usage.timesSung],
+    ['Last sung', fmtDay(ever.lastSung)],
     ['Opened a service', plural(usage.asOpener, 'time')],
     ['Closed a service', plural(usage.asCloser, 'time')],
     ...usage.byServiceType.filter((b) => t.includes(b.serviceType)).map((b) => [TYPE_LABELS[b.serviceType], b.timesSung]),
