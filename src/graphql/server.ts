@@ -1,13 +1,13 @@
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
-import { expressMiddleware } from '@as-integrations/express5';
 import { maxAliasesRule } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
 import type { GraphQLFormattedError, GraphQLSchema } from 'graphql';
 import { costLimit } from './cost-limit';
 import { toAppError } from '../http/errors';
 import { documentStore } from './document-store';
+import { apolloHandler } from './express-handler';
 import { compiledExecution } from './execution';
 import { guardNesting, refuseSubscriptions, reportLimit } from './guards';
 import { createContext, requestInfo, type GraphQLContext, type Services } from './context';
@@ -76,8 +76,6 @@ export async function createGraphQLHandler(schema: GraphQLSchema, services: Serv
     ],
   });
   await server.start();
-  const apollo = expressMiddleware(server, {
-    context: async ({ req, res }) => createContext(services, requestInfo(req, res)),
-  });
+  const apollo = apolloHandler(server, async (req, res) => createContext(services, requestInfo(req, res)));
   return { handler: guardNesting(apollo), stop: () => server.stop() };
 }
