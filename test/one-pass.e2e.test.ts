@@ -1,6 +1,8 @@
 import v8 from 'node:v8';
+import express from 'express';
 import pino from 'pino';
 import * as cost from '../src/graphql/cost';
+import * as loaders from '../src/graphql/loaders';
 import { TokenService } from '../src/auth/tokens';
 import { Viewer } from '../src/auth/viewer';
 import { startTestServer, type TestServer } from './helpers/server';
@@ -124,6 +126,24 @@ describe('fixed costs paid once', () => {
       expect(Object.keys(gql)).toEqual(['level', 'time', 'pid', 'hostname', 'reqId', 'req', 'route', 'userId', 'operation', 'res', 'durationMs', 'msg']);
     } finally {
       await logged.close();
+    }
+  });
+
+  test('a /graphql request works out neither the client address nor the loaders unless a resolver asks', async () => {
+    const unlimited = await startTestServer({ RATE_LIMIT: 'off' });
+    try {
+      // Express's `req.ip` walks the proxy chain; the rate limit (off here) and login ask for it.
+      const ip = jest.spyOn(express.request, 'ip', 'get');
+      const made = jest.spyOn(loaders, 'createLoaders');
+      const res = await unlimited.gql('{ songs(limit: 1) { id } }');
+      expect(res.body).toEqual({ data: { songs: expect.any(Array) } });
+      expect(ip).not.toHaveBeenCalled();
+      expect(made).not.toHaveBeenCalled();
+      // A record read by id goes through the loaders: made then, once.
+      expect((await unlimited.gql('{ song(id: 1) { id } }')).status).toBe(200);
+      expect(made).toHaveBeenCalledTimes(1);
+    } finally {
+      await unlimited.close();
     }
   });
 

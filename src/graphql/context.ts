@@ -41,22 +41,51 @@ export interface RequestInfo {
   clientAddress: string;
 }
 
+/**
+ * The per-request context as a class rather than an object literal with getters: Apollo Server
+ * copies the context it is given for each operation (Object.assign onto an object of the same
+ * prototype), which runs an object's own getters, so the lazy client address (`req.ip` walks the
+ * proxy chain) and the lazy loaders were worked out for every /graphql request. Getters on the
+ * prototype survive that copy as getters; what they cache lives in plain fields, which the copy
+ * shares (private `#fields` would not survive it).
+ */
+class RequestContext implements GraphQLContext {
+  readonly store: Store;
+  readonly tokens: TokenService;
+  readonly loginLimiter: LoginLimiter;
+  readonly serviceTimeZone: string;
+  readonly log: Logger;
+  readonly viewer: Viewer;
+  readonly totalCounts = new Map<string, number>();
+  readonly scope?: RequestScope;
+  private madeLoaders?: Loaders;
+
+  constructor(
+    services: Services,
+    private readonly info: RequestInfo,
+  ) {
+    this.store = services.store;
+    this.tokens = services.tokens;
+    this.loginLimiter = services.loginLimiter;
+    this.serviceTimeZone = services.serviceTimeZone;
+    this.log = services.log;
+    this.viewer = new Viewer(info.credentials ?? new Credentials(info.authorization, services.tokens), services.store);
+    this.scope = info.scope;
+  }
+
+  /** Made on first use: most REST calls never batch anything. */
+  get loaders(): Loaders {
+    return (this.madeLoaders ??= createLoaders(this.store));
+  }
+
+  /** Read when asked (login's rate limit), not for every request: see `requestInfo`. */
+  get clientAddress(): string {
+    return this.info.clientAddress;
+  }
+}
+
 export function createContext(services: Services, req: RequestInfo): GraphQLContext {
-  let loaders: Loaders | undefined;
-  return {
-    ...services,
-    // Made on first use: most REST calls never batch anything.
-    get loaders() {
-      return (loaders ??= createLoaders(services.store));
-    },
-    viewer: new Viewer(req.credentials ?? new Credentials(req.authorization, services.tokens), services.store),
-    // Read when asked (login's rate limit), not for every request: see `requestInfo`.
-    get clientAddress() {
-      return req.clientAddress;
-    },
-    totalCounts: new Map(),
-    scope: req.scope,
-  };
+  return new RequestContext(services, req);
 }
 
 /**
