@@ -117,7 +117,11 @@ export async function createApp(config: Config, rawStore: Store, log: Logger): P
     );
   }
   mountExplorers(app);
-  app.use(insightsRouter(config.serviceTimeZone));
+  // Entered only by its own paths (routing is case-insensitive): mounted bare at the root, every
+  // request walked its five layers first. Not mounted at '/insights', which would hide the
+  // difference between /insights and /insights/ that the router answers.
+  const insights = insightsRouter(config.serviceTimeZone);
+  app.use((req, res, next) => (/^\/insights(?:\/|$)/i.test(req.path) ? insights(req, res, next) : next()));
   app.use(BASE_PATH, createRestRouter(schemas.unguarded, services, config.corsOrigins, config.maxResponseBytes, rateLimiter));
 
   if (!config.graphqlIntrospection) app.get('/graphql', graphqlBrowserRedirect);

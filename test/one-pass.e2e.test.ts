@@ -147,6 +147,19 @@ describe('fixed costs paid once', () => {
     }
   });
 
+  test('the Insights page is routed as before now that only its own paths enter its router', async () => {
+    const page = await s.raw('GET', '/insights');
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    // Express matches paths case-insensitively.
+    expect((await s.raw('GET', '/INSIGHTS')).status).toBe(200);
+    const slash = await fetch(`${s.url}/insights/?x=1`, { redirect: 'manual' });
+    expect([slash.status, slash.headers.get('location')]).toEqual([301, '/insights?x=1']);
+    expect((await s.raw('GET', '/Insights/assets/insights.css')).status).toBe(200);
+    expect((await s.raw('GET', '/insights/assets/nope.js')).status).toBe(404);
+    expect((await s.raw('GET', '/insightsx')).status).toBe(404);
+  });
+
   test('an operation without variables is costed once, and refused every time it is over the limit', async () => {
     const limited = await startTestServer({ GRAPHQL_MAX_COST: '100' });
     try {
