@@ -28,7 +28,7 @@ import { LoginLimiter } from '../src/auth/login-limiter';
 import { memoryLimiterStore } from '../src/limits/limiter-store';
 import { TokenService } from '../src/auth/tokens';
 import { loadConfig } from '../src/config';
-import { createContext, type Services } from '../src/graphql/context';
+import { createContext, type GraphQLContext, type Services } from '../src/graphql/context';
 import { buildSchema } from '../src/graphql/schema';
 import { createLogger } from '../src/logger';
 import { startServer } from '../src/server';
@@ -49,6 +49,14 @@ export interface CpuMessage {
 }
 
 const listening = (server: http.Server) => `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+/** The context with its lazy parts as own getters, for a server that copies own properties only. */
+function ownGetters(ctx: GraphQLContext): GraphQLContext {
+  return Object.defineProperties({ ...ctx } as GraphQLContext, {
+    loaders: { get: () => ctx.loaders, enumerable: true },
+    clientAddress: { get: () => ctx.clientAddress, enumerable: true },
+  });
+}
 
 async function main() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'songs-peers-'));
@@ -98,7 +106,9 @@ async function main() {
     graphiql: false,
     landingPage: false,
     plugins: [useGraphQlJit()],
-    context: ({ request }) => createContext(services, { authorization: request.headers.get('authorization'), clientAddress: 'unknown' }),
+    // Yoga copies the context's own properties onto its own object, which drops getters kept on a
+    // prototype (src/graphql/context.ts): it is handed them as own getters, which its copy runs.
+    context: ({ request }) => ownGetters(createContext(services, { authorization: request.headers.get('authorization'), clientAddress: 'unknown' })),
   });
   const yogaServer = http.createServer(yoga);
   await new Promise<void>((resolve) => yogaServer.listen(0, '127.0.0.1', resolve));
