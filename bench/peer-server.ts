@@ -14,6 +14,7 @@
  */
 import fs from 'node:fs';
 import http from 'node:http';
+import inspector from 'node:inspector';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -40,6 +41,12 @@ export interface PeersReady {
   pid: number;
   urls: { service: string; mercurius: string; yoga: string; express: string };
   seed: SeedInfo;
+}
+
+/** The V8 CPU profile of this process between a `profile-start` and a `profile-stop` message. */
+export interface ProfileMessage {
+  type: 'profile';
+  profile: unknown;
 }
 
 export interface CpuMessage {
@@ -151,9 +158,28 @@ async function main() {
     fs.rmSync(dir, { recursive: true, force: true });
     process.exit(0);
   };
+  // The same profiler as npm run bench's (bench/server.ts), sampling every 100 µs.
+  const session = new inspector.Session();
+  session.connect();
+  const post = <T = unknown>(method: string, params?: object) =>
+    new Promise<T>((resolve, reject) => session.post(method, params ?? {}, (err, result) => (err ? reject(err) : resolve(result as T))));
+  const profiler = {
+    async start() {
+      await post('Profiler.enable');
+      await post('Profiler.setSamplingInterval', { interval: 100 });
+      await post('Profiler.start');
+    },
+    async stop() {
+      const { profile } = await post<{ profile: unknown }>('Profiler.stop');
+      await post('Profiler.disable');
+      return profile;
+    },
+  };
   process.on('message', (msg: { type?: string } | string) => {
     if (msg === 'shutdown') void shutdown();
     else if (typeof msg === 'object' && msg?.type === 'cpu') process.send?.({ type: 'cpu', usage: process.cpuUsage() } satisfies CpuMessage);
+    else if (typeof msg === 'object' && msg?.type === 'profile-start') void profiler.start();
+    else if (typeof msg === 'object' && msg?.type === 'profile-stop') void profiler.stop().then((profile) => process.send?.({ type: 'profile', profile } satisfies ProfileMessage));
   });
   process.on('disconnect', () => void shutdown());
   process.on('SIGTERM', () => void shutdown());

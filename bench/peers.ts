@@ -8,15 +8,17 @@
  *   npm run bench:peers                    3 rounds of 5 s per server and query, 2 s warm-up
  *   npm run bench:peers -- --quick         1 round of 3 s, 1 s warm-up
  *   npm run bench:peers -- --only single,nested --rounds 5
+ *   npm run bench:peers -- --only single --profile single   also a CPU profile of this service on it
  *
- * Options: --duration <s> --rounds <n> --warmup <s> --connections <n> --out <file>
+ * Options: --duration <s> --rounds <n> --warmup <s> --connections <n> --out <file> --profile <id,...>
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import type { CpuMessage, PeersReady } from './peer-server';
+import type { CpuMessage, PeersReady, ProfileMessage } from './peer-server';
+import { formatSummary, summarize, type CpuProfile } from './profile';
 
 const SERVERS = ['service', 'mercurius', 'yoga', 'express'] as const;
 type ServerName = (typeof SERVERS)[number];
@@ -30,6 +32,8 @@ interface Options {
   connections: number;
   only?: string[];
   out: string;
+  /** Queries to profile this service on, after their rounds. */
+  profile?: string[];
 }
 
 function parseArgs(argv: string[]): Options {
@@ -43,7 +47,7 @@ function parseArgs(argv: string[]): Options {
     else flags.set(k, true);
   }
   for (const k of flags.keys()) {
-    if (!['quick', 'duration', 'rounds', 'warmup', 'connections', 'only', 'out'].includes(k)) throw new Error(`unknown option --${k}`);
+    if (!['quick', 'duration', 'rounds', 'warmup', 'connections', 'only', 'out', 'profile'].includes(k)) throw new Error(`unknown option --${k}`);
   }
   const num = (k: string, d: number) => {
     const v = flags.get(k);
@@ -63,6 +67,7 @@ function parseArgs(argv: string[]): Options {
     connections: num('connections', 32),
     only: typeof only === 'string' ? only.split(',').map((s) => s.trim()) : undefined,
     out: path.resolve(typeof out === 'string' ? out : path.join(__dirname, 'peers-results.json')),
+    profile: typeof flags.get('profile') === 'string' ? (flags.get('profile') as string).split(',').map((s) => s.trim()) : undefined,
   };
 }
 
@@ -97,6 +102,8 @@ interface Peers {
   ready: PeersReady;
   cpuMicros(): Promise<number>;
   stop(): Promise<void>;
+  /** The CPU profile of the server process over `during`. */
+  profiled(during: () => Promise<unknown>): Promise<CpuProfile>;
 }
 
 async function startPeers(): Promise<Peers> {
@@ -132,6 +139,22 @@ async function startPeers(): Promise<Peers> {
         child.on('message', onMessage);
         child.send({ type: 'cpu' });
       }),
+    async profiled(during) {
+      const profile = new Promise<CpuProfile>((resolve) => {
+        const onMessage = (msg: ProfileMessage) => {
+          if (msg?.type !== 'profile') return;
+          child.off('message', onMessage);
+          resolve(msg.profile as CpuProfile);
+        };
+        child.on('message', onMessage);
+      });
+      child.send({ type: 'profile-start' });
+      // The profiler starts on the server's next turn; a moment's wait keeps the run inside it.
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      await during();
+      child.send({ type: 'profile-stop' });
+      return profile;
+    },
     async stop() {
       if (child.exitCode === null && child.connected) child.send('shutdown');
       const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
@@ -281,6 +304,15 @@ async function main() {
       };
       results.push(result);
       console.log(`  ${q.id}: ${others.map((s) => `this/${LABELS[s]} ${result.ratios[s]} (rounds ${result.perRoundRatios[s].join(', ')})`).join('; ')}`);
+      if (opts.profile?.includes(q.id)) {
+        // One more run of this service alone, profiled (not counted in the figures above).
+        const profile = await peers.profiled(() => fire(peers.ready.urls.service, q.body, opts.duration, opts.connections));
+        const file = path.join(__dirname, 'profiles', `peers-${q.id}-service.cpuprofile`);
+        fs.mkdirSync(path.dirname(file), { recursive: true });
+        fs.writeFileSync(file, JSON.stringify(profile));
+        console.log(`  ${q.id}: CPU profile of this service written to ${path.relative(process.cwd(), file)}`);
+        console.log(formatSummary(summarize(profile, 30)));
+      }
     }
 
     console.log('');
