@@ -1,6 +1,7 @@
 import express, { type Request, type Response } from 'express';
 import type { TokenService } from '../src/auth/tokens';
-import { bearerToken, Viewer } from '../src/auth/viewer';
+import { Credentials } from '../src/auth/credentials';
+import { Viewer } from '../src/auth/viewer';
 import { betweenRange, parseBound } from '../src/domain/dates';
 import { rules, validate } from '../src/domain/validation';
 import type { Store } from '../src/store/types';
@@ -69,7 +70,7 @@ export function createBareApp(store: Store, tokens: TokenService, serviceTimeZon
 
   // 5. POST /api/v1/songs as ADMIN -> token check (credentialsById), validation, createSong()
   app.post('/bare/songs', express.json(), async (req: Request, res: Response) => {
-    const user = await new Viewer(bearerToken(req.headers.authorization), tokens, store).user();
+    const user = await new Viewer(new Credentials(req.headers.authorization, tokens), store).user();
     if (!user) {
       res.status(401).set('WWW-Authenticate', 'Bearer').json({ error: { code: 'UNAUTHENTICATED', message: 'Authentication required' } });
       return;

@@ -217,6 +217,8 @@ async function callsPerRequest(ready: ReadyMessage, base: string, t: Target, n: 
 
 interface RunStat {
   rps: number;
+  /** Server process CPU (user + system) per answered request, ms: steadier than req/s on a busy machine. */
+  cpuMs?: number;
   p50: number;
   p99: number;
   requests: number;
@@ -262,9 +264,18 @@ function fire(base: string, t: Target, seconds: number, connections: number): Pr
 
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
+/** A run with the server's CPU time per answered request (one side is loaded at a time). */
+async function withCpu(ready: ReadyMessage, run: () => Promise<RunStat>): Promise<RunStat> {
+  const before = (await stats(ready)).cpuMicros;
+  const r = await run();
+  const used = (await stats(ready)).cpuMicros - before;
+  return { ...r, cpuMs: r.requests ? Math.round((used / 1000 / r.requests) * 1000) / 1000 : undefined };
+}
+
 function meanOf(runs: RunStat[]) {
   return {
     rps: Math.round(mean(runs.map((r) => r.rps))),
+    cpuMs: Math.round(mean(runs.map((r) => r.cpuMs ?? NaN)) * 1000) / 1000,
     p50: Math.round(mean(runs.map((r) => r.p50)) * 10) / 10,
     p99: Math.round(mean(runs.map((r) => r.p99)) * 10) / 10,
   };
@@ -484,8 +495,8 @@ async function layerScenarios(opts: Options): Promise<number> {
       const facadeRuns: RunStat[] = [];
       const bareRuns: RunStat[] = [];
       for (let round = 0; round < opts.rounds; round++) {
-        facadeRuns.push(await fire(ready.facadeUrl, s.facade, opts.duration, opts.connections));
-        bareRuns.push(await fire(ready.bareUrl, s.bare, opts.duration, opts.connections));
+        facadeRuns.push(await withCpu(ready, () => fire(ready.facadeUrl, s.facade, opts.duration, opts.connections)));
+        bareRuns.push(await withCpu(ready, () => fire(ready.bareUrl, s.bare, opts.duration, opts.connections)));
       }
       const facade = meanOf(facadeRuns);
       const bare = meanOf(bareRuns);
@@ -519,7 +530,7 @@ async function layerScenarios(opts: Options): Promise<number> {
 
     console.log('');
     const rows = [
-      ['scenario', 'facade req/s', 'bare req/s', 'ratio', 'rounds min-max', 'target', 'facade p50/p99 ms', 'bare p50/p99 ms', 'errors', 'store calls/req f/b', 'peak RSS MB'],
+      ['scenario', 'facade req/s', 'bare req/s', 'ratio', 'rounds min-max', 'target', 'CPU ms/req f/b', 'facade p50/p99 ms', 'bare p50/p99 ms', 'errors', 'store calls/req f/b', 'peak RSS MB'],
       ...results.map((r) => [
         r.title,
         String(r.facade.rps),
@@ -527,6 +538,7 @@ async function layerScenarios(opts: Options): Promise<number> {
         r.ratio.toFixed(2),
         `${Math.min(...r.perRoundRatios).toFixed(2)}-${Math.max(...r.perRoundRatios).toFixed(2)}`,
         r.target ? `>=${r.target.min}${r.target.aim ? ` (${r.target.aim})` : ''} ${r.target.verdict}` : '-',
+        `${r.facade.cpuMs}/${r.bare.cpuMs}`,
         `${r.facade.p50}/${r.facade.p99}`,
         `${r.bare.p50}/${r.bare.p99}`,
         String(r.errors),
@@ -534,9 +546,10 @@ async function layerScenarios(opts: Options): Promise<number> {
         String(r.serverPeakRssMB ?? '?'),
       ]),
     ];
-    printTable(rows, [false, true, true, true, true, false, true, true, true, true, true]);
+    printTable(rows, [false, true, true, true, true, false, true, true, true, true, true, true]);
     console.log(
       `\nratio = facade req/s / bare req/s (mean of ${opts.rounds} interleaved round(s)); higher is better, 1.0 = the layers cost nothing.` +
+        `\nCPU ms/req = the server process's user + system time per answered request, facade / bare: less moved by other load than req/s.` +
         `\nnested GraphQL store calls/request by services returned: ${nestedGrowth.map((g) => `${g.services} -> ${g.storeCalls}`).join(', ')}` +
         `\nserver peak RSS: ${mb(finalMem.maxRss)} MB over the whole run (peak RSS MB column: per scenario${peakResettable ? '' : ', cumulative: VmHWM could not be reset'})`,
     );

@@ -17,6 +17,7 @@ import { Session } from 'node:inspector';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import pino from 'pino';
 import { TokenService } from '../src/auth/tokens';
 import { loadConfig } from '../src/config';
 import { createLogger } from '../src/logger';
@@ -36,7 +37,8 @@ async function main() {
     PORT: '0',
     HOST: '127.0.0.1',
     SQLITE_PATH: path.join(dir, 'bench.db'),
-    LOG_LEVEL: 'silent',
+    // BENCH_LOG_LEVEL=info measures the access log (one JSON line per request, to /dev/null).
+    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'silent',
     // bench/run.ts starts this process with NODE_ENV=production: measure the deployed configuration.
     NODE_ENV: process.env.NODE_ENV,
     JWT_SECRET,
@@ -54,7 +56,8 @@ async function main() {
   const sqlite = new SqliteStore(config.sqlitePath);
   const seeded = await seed(sqlite);
   const counting = countingStore(sqlite);
-  const server = await startServer(config, createLogger(config.logLevel), counting.store);
+  const logTo = config.logLevel === 'silent' ? undefined : pino.destination({ dest: '/dev/null', sync: true });
+  const server = await startServer(config, createLogger(config.logLevel, logTo), counting.store);
 
   const bare = createBareApp(counting.store, new TokenService(config.jwtSecret, config.jwtExpiresIn), config.serviceTimeZone);
   bare.get('/__bench/stats', (_req, res) => {
@@ -62,6 +65,7 @@ async function main() {
       calls: counting.counts(),
       rss: process.memoryUsage().rss,
       maxRss: process.resourceUsage().maxRSS * 1024,
+      cpuMicros: process.cpuUsage().user + process.cpuUsage().system,
     };
     res.json(stats);
   });

@@ -22,4 +22,6 @@ export interface BenchStats {
   rss: number;
   /** process.resourceUsage().maxRSS, in bytes: the peak since the process started. */
   maxRss: number;
+  /** process.cpuUsage() of the server process, user + system, in microseconds since it started. */
+  cpuMicros: number;
 }

@@ -9,7 +9,7 @@ import type { Config } from './config';
 import { AppError, ERROR_STATUS } from './errors';
 import { graphqlBrowserRedirect, mountExplorers } from './explorers';
 import type { Services } from './graphql/context';
-import { buildSchema } from './graphql/schema';
+import { buildSchemas } from './graphql/schema';
 import { createGraphQLHandler } from './graphql/server';
 import { bodyParserError, jsonBody } from './http/body';
 import { clientError } from './http/errors';
@@ -61,8 +61,8 @@ export async function createApp(config: Config, rawStore: Store, log: Logger): P
   // Request rate limits per client (docs/API.md, Rate limits), counted where the login limits
   // are (memory, or the Redis every instance shares); none with RATE_LIMIT=off.
   const rateLimiter = config.rateLimit ? RequestRateLimiter.in(limits, config.rateLimit, tokens) : undefined;
-  const schema = buildSchema();
-  const graphql = await createGraphQLHandler(schema, services, {
+  const schemas = buildSchemas();
+  const graphql = await createGraphQLHandler(schemas.guarded, services, {
     introspection: config.graphqlIntrospection,
     maxDepth: config.graphqlMaxDepth,
     maxCost: config.graphqlMaxCost,
@@ -97,8 +97,9 @@ export async function createApp(config: Config, rawStore: Store, log: Logger): P
 
   const graphqlCors = cors({
     origin: config.corsOrigins,
-    allowedHeaders: ['Authorization', 'Content-Type', 'X-Request-Id'],
-    exposedHeaders: ['X-Request-Id', 'Retry-After', ...RATE_LIMIT_HEADERS],
+    // Joined once here rather than by cors on every request.
+    allowedHeaders: 'Authorization,Content-Type,X-Request-Id',
+    exposedHeaders: ['X-Request-Id', 'Retry-After', ...RATE_LIMIT_HEADERS].join(','),
     maxAge: 600,
   });
   // Everything above (the probes, and /metrics in the observability router) is never limited. A
@@ -116,8 +117,12 @@ export async function createApp(config: Config, rawStore: Store, log: Logger): P
     );
   }
   mountExplorers(app);
-  app.use(insightsRouter(config.serviceTimeZone));
-  app.use(BASE_PATH, createRestRouter(schema, services, config.corsOrigins, config.maxResponseBytes, rateLimiter));
+  // Entered only by its own paths (routing is case-insensitive): mounted bare at the root, every
+  // request walked its five layers first. Not mounted at '/insights', which would hide the
+  // difference between /insights and /insights/ that the router answers.
+  const insights = insightsRouter(config.serviceTimeZone);
+  app.use((req, res, next) => (/^\/insights(?:\/|$)/i.test(req.path) ? insights(req, res, next) : next()));
+  app.use(BASE_PATH, createRestRouter(schemas.unguarded, services, config.corsOrigins, config.maxResponseBytes, rateLimiter));
 
   if (!config.graphqlIntrospection) app.get('/graphql', graphqlBrowserRedirect);
   app.use(

@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import { buildSchema } from '../src/graphql/schema';
-import { createLogger } from '../src/logger';
 import { openApiDocument } from '../src/rest/openapi';
 import { createSofaRouter } from '../src/rest/sofa';
 import { CALL_LOG_ENV, readCalls } from './helpers/api-calls';
@@ -22,7 +21,7 @@ export default async function globalTeardown(): Promise<void> {
     const calls = readCalls(dir);
     if (!calls.length) return;
     const schema = buildSchema();
-    const doc = (await openApiDocument(createSofaRouter(schema, createLogger('silent')), schema)) as Parameters<
+    const doc = (await openApiDocument(createSofaRouter(schema), schema)) as Parameters<
       typeof undocumentedStatuses
     >[0];
     const problems = [

@@ -55,21 +55,6 @@ export const rules = {
     }),
 };
 
-/**
- * The same rules by the root field they guard. REST checks argument types before a resolver runs;
- * when a type is wrong it checks the other fields against these, so that one answer names every
- * bad field (docs/API.md) rather than only the mistyped ones.
- */
-export const rulesByField: Readonly<Record<string, z.ZodObject>> = {
-  'Mutation.createSong': rules.createSong,
-  'Mutation.updateSong': rules.updateSong,
-  'Mutation.addSongToService': rules.link,
-  'Mutation.setServiceSongs': rules.setlist,
-  'Mutation.createUser': rules.createUser,
-  'Mutation.updateUser': rules.updateUser,
-  'Query.songs': rules.listSongs,
-};
-
 const problemsOf = (error: z.ZodError): FieldProblem[] =>
   error.issues.map((i) => ({ field: i.path.filter((p) => typeof p === 'string').join('.'), message: i.message }));
 

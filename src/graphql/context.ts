@@ -1,7 +1,10 @@
+import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
 import type { LoginLimiter } from '../auth/login-limiter';
 import type { TokenService } from '../auth/tokens';
-import { bearerToken, Viewer } from '../auth/viewer';
+import { Credentials } from '../auth/credentials';
+import { Viewer } from '../auth/viewer';
+import type { RequestScope } from '../observability/request-scope';
 import type { Store } from '../store/types';
 import { createLoaders, type Loaders } from './loaders';
 
@@ -25,23 +28,79 @@ export interface GraphQLContext extends Services {
    * X-Total-Count. Keyed rather than one slot so that no other list in the answer can overwrite it.
    */
   totalCounts: Map<string, number>;
+  /** The request's record for the access log (its id, the operation that ran); none outside HTTP. */
+  scope?: RequestScope;
 }
 
 export interface RequestInfo {
+  scope?: RequestScope;
+  /** The request's credential as the first middleware read it (src/observability), verified once. */
+  credentials?: Credentials;
+  /** Without `credentials`: the Authorization header (tests, the bench's peers). */
   authorization?: string | null;
   clientAddress: string;
 }
 
+/**
+ * The per-request context as a class rather than an object literal with getters: Apollo Server
+ * copies the context it is given for each operation (Object.assign onto an object of the same
+ * prototype), which runs an object's own getters, so the lazy client address (`req.ip` walks the
+ * proxy chain) and the lazy loaders were worked out for every /graphql request. Getters on the
+ * prototype survive that copy as getters; what they cache lives in plain fields, which the copy
+ * shares (private `#fields` would not survive it).
+ */
+class RequestContext implements GraphQLContext {
+  readonly store: Store;
+  readonly tokens: TokenService;
+  readonly loginLimiter: LoginLimiter;
+  readonly serviceTimeZone: string;
+  readonly log: Logger;
+  readonly viewer: Viewer;
+  readonly totalCounts = new Map<string, number>();
+  readonly scope?: RequestScope;
+  private madeLoaders?: Loaders;
+
+  constructor(
+    services: Services,
+    private readonly info: RequestInfo,
+  ) {
+    this.store = services.store;
+    this.tokens = services.tokens;
+    this.loginLimiter = services.loginLimiter;
+    this.serviceTimeZone = services.serviceTimeZone;
+    this.log = services.log;
+    this.viewer = new Viewer(info.credentials ?? new Credentials(info.authorization, services.tokens), services.store);
+    this.scope = info.scope;
+  }
+
+  /** Made on first use: most REST calls never batch anything. */
+  get loaders(): Loaders {
+    return (this.madeLoaders ??= createLoaders(this.store));
+  }
+
+  /** Read when asked (login's rate limit), not for every request: see `requestInfo`. */
+  get clientAddress(): string {
+    return this.info.clientAddress;
+  }
+}
+
 export function createContext(services: Services, req: RequestInfo): GraphQLContext {
-  let loaders: Loaders | undefined;
+  return new RequestContext(services, req);
+}
+
+/**
+ * What either facade reads of an Express request for its context: the credential the first
+ * middleware read (src/observability), so the token is verified once per request, and the client
+ * address, worked out only if a resolver asks (login's rate limit): `req.ip` walks the proxy chain.
+ */
+export function requestInfo(req: Request, res: Response): RequestInfo {
+  const scope = res.locals.scope as RequestScope | undefined;
   return {
-    ...services,
-    // Made on first use: most REST calls never batch anything.
-    get loaders() {
-      return (loaders ??= createLoaders(services.store));
+    scope,
+    credentials: scope?.credentials,
+    authorization: req.headers.authorization,
+    get clientAddress() {
+      return req.ip ?? 'unknown';
     },
-    viewer: new Viewer(bearerToken(req.authorization), services.tokens, services.store),
-    clientAddress: req.clientAddress,
-    totalCounts: new Map(),
   };
 }

@@ -1,6 +1,7 @@
 import type { GraphQLScalarType } from 'graphql';
 import type { Resolvers } from '../generated/graphql';
 import { DEFAULT_PAIRINGS } from './resolvers/analytics';
+import { ROOT_OPERATIONS } from './operations';
 import { DEFAULT_FIRST } from './resolvers/paging';
 
 /**
@@ -34,23 +35,18 @@ export interface CostTable {
 /** The largest page of every list (docs/API.md: `limit` and `first` are 1 to 1000). */
 export const MAX_PAGE = 1000;
 
+function rootWeights(): Partial<Record<FieldCoordinate, number>> {
+  return Object.fromEntries(ROOT_OPERATIONS.filter((op) => op.weight !== undefined).map((op) => [op.field, op.weight]));
+}
+
 /**
  * The cost of every field that is not one value per item (docs/API.md, GraphQL: Limits). A new
  * list field needs no entry: its `limit`/`first`/`last` argument, or the assumed size, counts it.
  */
 export const COST_TABLE: CostTable = {
   weights: {
-    // Aggregates over the whole history, a fifth of the default limit (50,000) each: one document
-    // holds at most four of them.
-    'Query.songUsage': 10_000,
-    'Query.songsNotSungSince': 10_000,
-    'Query.newSongs': 10_000,
-    'Query.usageTimeline': 10_000,
-    'Query.artistUsage': 10_000,
-    'Query.songsSungWith': 5_000,
-    'Query.songUsageById': 2_000,
-    // The setlists of at most 1,000 recent services, found through the date index.
-    'Query.songsSungOften': 5_000,
+    // The root fields' weights are the operation table's (./operations.ts).
+    ...rootWeights(),
     // One batched statement per window and level, however many songs.
     'Song.usage': 5_000,
   },

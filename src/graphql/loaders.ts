@@ -1,6 +1,7 @@
 import DataLoader from 'dataloader';
 import type { AnalyticsWindow } from '../store/analytics-types';
-import type { Page, ServiceFilter, Store } from '../store/types';
+import type { Page, ServiceFilter, ServiceRecord, SongRecord, Store, UserRecord } from '../store/types';
+import type { SongLicensing } from '../domain/licensing';
 
 /**
  * Loaders by the arguments they were made for: every `load` with the same arguments while one
@@ -20,29 +21,61 @@ function byArguments<A, V>(make: (args: A) => DataLoader<number, V>) {
 /**
  * Per-request batching: a query over N services with their songs costs the same number of store
  * calls for any N, and paged relation fields (`songs(limit: 3)`) are paged per parent by the
- * store in that same call. Made fresh for each request so that no cached record outlives it.
+ * store in that same call. Made fresh for each request so that no cached record outlives it, and
+ * each on first use: a request reads one or two kinds of record, not all of them.
  */
 export function createLoaders(store: Store) {
+  let song: DataLoader<number, SongRecord | null> | undefined;
+  let licensing: DataLoader<number, SongLicensing | null> | undefined;
+  let service: DataLoader<number, ServiceRecord | null> | undefined;
+  let user: DataLoader<number, UserRecord | null> | undefined;
+  let setlist: DataLoader<number, SongRecord[]> | undefined;
+  let setlistPage: ReturnType<typeof setlistPages> | undefined;
+  let usage: ReturnType<typeof usages> | undefined;
+  let performancePage: ReturnType<typeof performancePages> | undefined;
   return {
-    song: new DataLoader((ids: readonly number[]) => store.songsByIds(ids)),
+    get song() {
+      return (song ??= new DataLoader((ids: readonly number[]) => store.songsByIds(ids)));
+    },
     /** Song.ccliNumber, Song.copyright and the same on SongUsage: every song of a level in one call. */
-    licensing: new DataLoader((ids: readonly number[]) => store.licensingOfSongs(ids)),
-    service: new DataLoader((ids: readonly number[]) => store.servicesByIds(ids)),
-    user: new DataLoader((ids: readonly number[]) => store.usersByIds(ids)),
+    get licensing() {
+      return (licensing ??= new DataLoader((ids: readonly number[]) => store.licensingOfSongs(ids)));
+    },
+    get service() {
+      return (service ??= new DataLoader((ids: readonly number[]) => store.servicesByIds(ids)));
+    },
+    get user() {
+      return (user ??= new DataLoader((ids: readonly number[]) => store.usersByIds(ids)));
+    },
     /** The whole setlist of a service, in setlist order (what a setlist write answers). */
-    setlist: new DataLoader(async (serviceIds: readonly number[]) =>
-      (await store.setlistsForServices(serviceIds)).map((p) => p.items),
-    ),
+    get setlist() {
+      return (setlist ??= new DataLoader(async (serviceIds: readonly number[]) =>
+        (await store.setlistsForServices(serviceIds)).map((p) => p.items),
+      ));
+    },
     /** A page of each service's setlist. */
-    setlistPage: byArguments((page: Page) => new DataLoader((ids: readonly number[]) => store.setlistsForServices(ids, page))),
-    /** A page of the services each song was performed in, by date. */
+    get setlistPage() {
+      return (setlistPage ??= setlistPages(store));
+    },
     /** Song.usage in one window: every song of a level in one store call per distinct window. */
-    usage: byArguments((window: AnalyticsWindow) => new DataLoader((ids: readonly number[]) => store.usageOfSongs(ids, window))),
-    performancePage: byArguments(
-      ({ filter, page }: { filter: ServiceFilter; page: Page }) =>
-        new DataLoader((ids: readonly number[]) => store.servicesForSongs(ids, filter, page)),
-    ),
+    get usage() {
+      return (usage ??= usages(store));
+    },
+    /** A page of the services each song was performed in, by date. */
+    get performancePage() {
+      return (performancePage ??= performancePages(store));
+    },
   };
 }
+
+const setlistPages = (store: Store) =>
+  byArguments((page: Page) => new DataLoader((ids: readonly number[]) => store.setlistsForServices(ids, page)));
+const usages = (store: Store) =>
+  byArguments((window: AnalyticsWindow) => new DataLoader((ids: readonly number[]) => store.usageOfSongs(ids, window)));
+const performancePages = (store: Store) =>
+  byArguments(
+    ({ filter, page }: { filter: ServiceFilter; page: Page }) =>
+      new DataLoader((ids: readonly number[]) => store.servicesForSongs(ids, filter, page)),
+  );
 
 export type Loaders = ReturnType<typeof createLoaders>;

@@ -3,65 +3,27 @@ import { applyMiddleware, type IMiddlewareGenerator } from 'graphql-middleware';
 import { allow, rule, shield } from 'graphql-shield';
 import type { ShieldRule } from 'graphql-shield/typings/types';
 import { AppError } from '../errors';
-import type { MutationResolvers, QueryResolvers } from '../generated/graphql';
 import type { GraphQLContext } from './context';
+import { MUTATION_OPERATIONS, QUERY_OPERATIONS, operationOf, type Access, type RootField } from './operations';
 
-/** Who may call a root field (docs/API.md). */
-export type Access = 'public' | 'auth' | 'admin' | 'adminOrSelf';
+export type { Access } from './operations';
 
 /**
- * The access of every root field. Typed against the generated resolver types, so a new Query or
- * Mutation field that is given no access here does not compile: nothing becomes public by omission.
+ * The access of every root field, read from the operation table (./operations.ts), which is typed
+ * against the generated resolver types: a new Query or Mutation field given no access there does
+ * not compile, so nothing becomes public by omission.
  */
-type AccessMap<R> = { [K in keyof Required<R>]: Access };
+type AccessMap<T> = { readonly [K in keyof T]: Access };
 
-export const QUERY_ACCESS: AccessMap<QueryResolvers> = {
-  songs: 'public',
-  song: 'public',
-  songsForService: 'public',
-  songsByArtist: 'public',
-  songsConnection: 'public',
-  services: 'public',
-  service: 'public',
-  servicesWithSong: 'public',
-  servicesAfter: 'public',
-  servicesBefore: 'public',
-  servicesBetween: 'public',
-  servicesConnection: 'public',
-  songUsage: 'public',
-  songUsageById: 'public',
-  songsNotSungSince: 'public',
-  newSongs: 'public',
-  songsSungWith: 'public',
-  usageTimeline: 'public',
-  artistUsage: 'public',
-  songsSungOften: 'public',
-  me: 'auth',
-  users: 'admin',
-  user: 'adminOrSelf',
-};
+const accessOfTable = <T extends Record<string, { access: Access }>>(table: T): AccessMap<T> =>
+  Object.fromEntries(Object.entries(table).map(([name, op]) => [name, op.access])) as AccessMap<T>;
 
-export const MUTATION_ACCESS: AccessMap<MutationResolvers> = {
-  login: 'public',
-  createSong: 'admin',
-  updateSong: 'auth',
-  deleteSong: 'auth',
-  createService: 'auth',
-  updateService: 'auth',
-  deleteService: 'auth',
-  addSongToService: 'auth',
-  removeSongFromService: 'auth',
-  setServiceSongs: 'auth',
-  createUser: 'admin',
-  updateUser: 'adminOrSelf',
-  deleteUser: 'admin',
-};
+export const QUERY_ACCESS = accessOfTable(QUERY_OPERATIONS);
+export const MUTATION_ACCESS = accessOfTable(MUTATION_OPERATIONS);
 
 /** The access of `Query.songs`-style field paths. */
-export function accessOf(field: string): Access {
-  const [type, name] = field.split('.');
-  const map: Record<string, Access> = type === 'Query' ? QUERY_ACCESS : MUTATION_ACCESS;
-  return map[name];
+export function accessOf(field: RootField): Access {
+  return operationOf(field).access;
 }
 
 const unauthenticated = (ctx: GraphQLContext) =>
@@ -109,7 +71,7 @@ const RULES: Record<Access, ShieldRule> = {
   ),
 };
 
-const rulesOf = (map: Record<string, Access>) =>
+const rulesOf = (map: Readonly<Record<string, Access>>) =>
   Object.fromEntries(Object.entries(map).map(([field, access]) => [field, RULES[access]]));
 
 /**

@@ -79,7 +79,9 @@ export function rateLimitPlugin(limiter: RequestRateLimiter): ApolloServerPlugin
           if (!operation) return;
           const fields = analyticsFieldsIn(schema, document, operation);
           if (!fields) return;
-          const key = limiter.keyOf(request.http?.headers.get('authorization'), contextValue.clientAddress);
+          // The request's own credentials: the token is verified once per request.
+          const credentials = limiter.credentialsOf(contextValue.scope, request.http?.headers.get('authorization'));
+          const key = limiter.keyOf(credentials, contextValue.clientAddress);
           const budget = await limiter.charge(key, fields * limiter.policy.analyticsWeight - BASE_POINTS);
           const headers = budgetHeaders(budget);
           for (const [name, value] of Object.entries(headers)) response.http.headers.set(name, value);

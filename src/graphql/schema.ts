@@ -17,8 +17,22 @@ export function loadTypeDefs(dir = SCHEMA_DIR): string[] {
     .map((f) => fs.readFileSync(path.join(dir, f), 'utf8'));
 }
 
+export interface Schemas {
+  /**
+   * The executable schema with its resolvers; writes are audited. No access checks: for a caller
+   * that decides each root field's access itself before running it (REST, src/rest/router.ts).
+   */
+  unguarded: GraphQLSchema;
+  /** The same resolvers with graphql-shield on every root field: what /graphql runs. */
+  guarded: GraphQLSchema;
+}
+
+export function buildSchemas(): Schemas {
+  const unguarded = applyAudit(makeExecutableSchema({ typeDefs: loadTypeDefs(), resolvers: resolvers as never }));
+  return { unguarded, guarded: applyPermissions(unguarded) };
+}
+
 /** The executable schema with its resolvers, guarded by graphql-shield; writes that pass it are audited. */
 export function buildSchema(): GraphQLSchema {
-  const executable = makeExecutableSchema({ typeDefs: loadTypeDefs(), resolvers: resolvers as never });
-  return applyPermissions(applyAudit(executable));
+  return buildSchemas().guarded;
 }

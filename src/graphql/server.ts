@@ -1,17 +1,16 @@
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
-import { expressMiddleware } from '@as-integrations/express5';
 import { maxAliasesRule } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
-import type { GatewayInterface } from '@apollo/server-gateway-interface';
-import { printSchema, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
-import { createCompiledExecute } from './compiled';
+import type { GraphQLFormattedError, GraphQLSchema } from 'graphql';
 import { costLimit } from './cost-limit';
 import { toAppError } from '../http/errors';
 import { documentStore } from './document-store';
+import { apolloHandler } from './express-handler';
+import { compiledExecution } from './execution';
 import { guardNesting, refuseSubscriptions, reportLimit } from './guards';
-import { createContext, type GraphQLContext, type Services } from './context';
+import { createContext, requestInfo, type GraphQLContext, type Services } from './context';
 import { responseLimit } from './response-limit';
 
 export interface GraphQLOptions {
@@ -38,40 +37,11 @@ function formatError(services: Services) {
   };
 }
 
-/**
- * Apollo's executor seam. Apollo still parses, validates (depth and alias limits included) and
- * caches documents, and the cost limit runs once the operation and its variables are known; execution runs each document compiled once by graphql-jit, as REST does.
- * No federation is involved: the "gateway" serves this one local schema.
- */
-function compiledExecution(schema: GraphQLSchema): GatewayInterface {
-  const execute = createCompiledExecute();
-  return {
-    async load() {
-      return {
-        executor: async (request) =>
-          execute({
-            schema,
-            document: request.document,
-            contextValue: request.context,
-            variableValues: request.request.variables,
-            // The name the client asked for: `request.operationName` is the one Apollo resolved,
-            // null when none matched, which would let a lone operation run under any name.
-            operationName: request.request.operationName,
-          }),
-      };
-    },
-    onSchemaLoadOrUpdate(callback) {
-      callback({ apiSchema: schema, coreSupergraphSdl: printSchema(schema) });
-      return () => undefined;
-    },
-    async stop() {},
-  };
-}
-
 export async function createGraphQLHandler(schema: GraphQLSchema, services: Services, opts: GraphQLOptions) {
   const answers = responseLimit(opts.maxResponseBytes);
+  const format = formatError(services);
   const server = new ApolloServer<GraphQLContext>({
-    gateway: compiledExecution(schema),
+    schema,
     documentStore: documentStore(),
     introspection: opts.introspection,
     // Credentials travel only in the Authorization header, never in cookies, so a browser cannot
@@ -87,11 +57,14 @@ export async function createGraphQLHandler(schema: GraphQLSchema, services: Serv
       maxDepthRule({ n: opts.maxDepth, ...reportLimit }),
       maxAliasesRule({ n: opts.maxAliases, ...reportLimit }),
     ],
-    formatError: formatError(services),
+    formatError: format,
     stringifyResult: answers.stringifyResult,
     plugins: [
       refuseSubscriptions,
       costLimit(opts.maxCost),
+      // Runs each operation compiled by graphql-jit (./execution.ts), after every plugin's checks
+      // of the resolved operation (the cost limit's among them).
+      compiledExecution(format),
       // Before the operations plugin, so that its outcome counts a refused answer as an error.
       answers.plugin,
       // The schema sets no cache hints; the plugin would still wrap every field resolution.
@@ -103,9 +76,6 @@ export async function createGraphQLHandler(schema: GraphQLSchema, services: Serv
     ],
   });
   await server.start();
-  const apollo = expressMiddleware(server, {
-    context: async ({ req }) =>
-      createContext(services, { authorization: req.headers.authorization, clientAddress: req.ip ?? 'unknown' }),
-  });
+  const apollo = apolloHandler(server, async (req, res) => createContext(services, requestInfo(req, res)));
   return { handler: guardNesting(apollo), stop: () => server.stop() };
 }

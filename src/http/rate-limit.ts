@@ -2,10 +2,11 @@ import { isIPv6 } from 'node:net';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { RateLimiterMemory, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { TokenService } from '../auth/tokens';
-import { bearerToken } from '../auth/viewer';
+import { Credentials } from '../auth/credentials';
 import type { RateLimitPolicy } from '../config';
 import { AppError } from '../errors';
 import type { LimiterStore } from '../limits/limiter-store';
+import type { RequestScope } from '../observability/request-scope';
 
 /** A client's budget after a charge. */
 export interface Budget {
@@ -167,11 +168,17 @@ export class RequestRateLimiter {
   /**
    * `user:<id>` for a genuine, unexpired token (its signature proves the id; the user's current
    * state does not matter for counting), `addr:<address>` for anything else, a bad token included.
+   * `credentials` are the request's own (src/observability reads them first), so the token is
+   * verified once per request however many layers ask.
    */
-  keyOf(authorization: string | null | undefined, address: string | undefined): string {
-    const bearer = bearerToken(authorization);
-    const claims = bearer ? this.tokens.verify(bearer) : null;
+  keyOf(credentials: Credentials, address: string | undefined): string {
+    const claims = credentials.claims();
     return claims ? `user:${claims.sub}` : `addr:${addressKey(address ?? 'unknown')}`;
+  }
+
+  /** The request's credentials as the first middleware read them, or read here when it did not. */
+  credentialsOf(scope: RequestScope | undefined, authorization: string | null | undefined): Credentials {
+    return scope?.credentials ?? new Credentials(authorization, this.tokens);
   }
 
   /** Charge `points` to the client; the budget after it. */
@@ -186,7 +193,7 @@ export class RequestRateLimiter {
   middleware(refuse: (req: Request, res: Response, error: AppError) => void): RequestHandler {
     return async (req: Request, res: Response, next: NextFunction) => {
       try {
-        const key = this.keyOf(req.headers.authorization, req.ip);
+        const key = this.keyOf(this.credentialsOf(res.locals.scope as RequestScope | undefined, req.headers.authorization), req.ip);
         (res.locals as Record<symbol, string>)[CLIENT_KEY] = key;
         const budget = await this.charge(key, BASE_POINTS);
         res.set(budgetHeaders(budget));

@@ -1,12 +1,12 @@
 import type { ApolloServerPlugin } from '@apollo/server';
+import type { GraphQLContext } from '../graphql/context';
 import type { Metrics } from './metrics';
-import { currentScope } from './request-scope';
 
 /**
  * Names each /graphql request's operation for its access-log line, and counts operations by name
  * and outcome. Operations that never resolve (unparsable, invalid) count as `anonymous` errors.
  */
-export function operationsPlugin(metrics: Metrics, maxNames = 200): ApolloServerPlugin {
+export function operationsPlugin(metrics: Metrics, maxNames = 200): ApolloServerPlugin<GraphQLContext> {
   // Operation names are the client's choice: past `maxNames` distinct ones, new names share one
   // label so the metric cannot grow without bound.
   const seen = new Set<string>();
@@ -21,11 +21,10 @@ export function operationsPlugin(metrics: Metrics, maxNames = 200): ApolloServer
       let name = 'anonymous';
       let type = 'unknown';
       return {
-        async didResolveOperation({ operationName, operation }) {
+        async didResolveOperation({ operationName, operation, contextValue }) {
           name = operationName ?? 'anonymous';
           type = operation?.operation ?? 'unknown';
-          const scope = currentScope();
-          if (scope) scope.operation = name;
+          if (contextValue.scope) contextValue.scope.operation = name;
         },
         async willSendResponse({ response }) {
           const errors = response.body.kind === 'single' ? response.body.singleResult.errors : undefined;

@@ -1,31 +1,16 @@
 import { type GraphQLResolveInfo, type GraphQLSchema } from 'graphql';
 import { applyMiddleware } from 'graphql-middleware';
-import type { MutationResolvers } from '../generated/graphql';
 import type { GraphQLContext } from '../graphql/context';
+import { MUTATION_OPERATIONS, type MutationField, type RecordKind } from '../graphql/operations';
 import { toAppError } from '../http/errors';
-import { currentScope } from './request-scope';
-
-type RecordKind = 'Song' | 'Service' | 'Setlist' | 'User';
 
 /**
- * The record kind each write touches. Typed against the generated resolver types like the access
- * map, so a new mutation that is not classified here does not compile. `null`: not a write.
+ * The record kind each write touches, from the operation table (src/graphql/operations.ts), where
+ * every mutation must state one (null: not a write), so a new mutation cannot go unaudited.
  */
-export const AUDITED: { [K in keyof Required<MutationResolvers>]: RecordKind | null } = {
-  login: null,
-  createSong: 'Song',
-  updateSong: 'Song',
-  deleteSong: 'Song',
-  createService: 'Service',
-  updateService: 'Service',
-  deleteService: 'Service',
-  addSongToService: 'Setlist',
-  removeSongFromService: 'Setlist',
-  setServiceSongs: 'Setlist',
-  createUser: 'User',
-  updateUser: 'User',
-  deleteUser: 'User',
-};
+export const AUDITED: { readonly [K in MutationField]: RecordKind | null } = Object.fromEntries(
+  Object.entries(MUTATION_OPERATIONS).map(([name, op]) => [name, op.audit]),
+) as { [K in MutationField]: RecordKind | null };
 
 type Args = Record<string, unknown>;
 
@@ -69,7 +54,7 @@ export function applyAudit(schema: GraphQLSchema): GraphQLSchema {
             ctx.log.info(
               {
                 event: 'audit',
-                reqId: currentScope()?.id,
+                reqId: ctx.scope?.id,
                 userId: user?.id,
                 username: user?.username,
                 operation: info.fieldName,

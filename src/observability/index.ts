@@ -1,13 +1,15 @@
 import express, { type Router } from 'express';
 import type { ApolloServerPlugin } from '@apollo/server';
 import type { Logger } from 'pino';
+import { Credentials } from '../auth/credentials';
 import type { LoginEvents } from '../auth/login-limiter';
+import type { GraphQLContext } from '../graphql/context';
 import type { TokenService } from '../auth/tokens';
 import type { Store } from '../store/types';
 import { operationsPlugin } from './apollo-plugin';
 import { accessLog, requestIdOf, routeOf } from './logging';
 import { Metrics } from './metrics';
-import { runInScope, type RequestScope } from './request-scope';
+import type { RequestScope } from './request-scope';
 import { measureStore } from './store-metrics';
 
 export interface Observability {
@@ -15,28 +17,28 @@ export interface Observability {
   /** First middleware of the app: request id, access log, request metrics, and GET /metrics. */
   router: Router;
   measureStore(store: Store): Store;
-  apolloPlugin: ApolloServerPlugin;
+  apolloPlugin: ApolloServerPlugin<GraphQLContext>;
   loginEvents: LoginEvents;
 }
 
 export function createObservability(opts: { log: Logger; tokens: TokenService; metricsToken?: string }): Observability {
   const { log } = opts;
   const metrics = new Metrics();
-  // At a level that drops access lines (warn, error, silent) pino-http would still build a child
-  // logger and serialise every request for nothing: it is left out.
-  const access = log.isLevelEnabled('info') ? accessLog(log, opts.tokens) : undefined;
+  // At a level that drops access lines (warn, error, silent) the access log is left out: nothing of
+  // a request is gathered for a line no one writes.
+  const access = log.isLevelEnabled('info') ? accessLog(log) : undefined;
   const router = express.Router();
   router.use((req, res, next) => {
-    const scope: RequestScope = { id: requestIdOf(req.headers['x-request-id']) };
+    const scope: RequestScope = {
+      id: requestIdOf(req.headers['x-request-id']),
+      credentials: new Credentials(req.headers.authorization, opts.tokens),
+    };
     res.locals.scope = scope;
     res.setHeader('X-Request-Id', scope.id);
-    const end = metrics.httpDuration.startTimer();
-    res.once('finish', () => {
-      const labels = { method: req.method, route: routeOf(req), status: String(res.statusCode) };
-      metrics.httpRequests.inc(labels);
-      end(labels);
-    });
-    runInScope(scope, () => (access ? access(req, res, next) : next()));
+    const start = performance.now();
+    res.once('finish', () => metrics.observeRequest(req.method, routeOf(req), res.statusCode, (performance.now() - start) / 1000));
+    if (access) access(req, res, next);
+    else next();
   });
   router.get('/metrics', metrics.handler(opts.metricsToken));
 

@@ -1,10 +1,6 @@
 import crypto from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Request, RequestHandler } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
-import { pinoHttp } from 'pino-http';
-import { bearerToken } from '../auth/viewer';
-import type { TokenService } from '../auth/tokens';
 import type { RequestScope } from './request-scope';
 
 /** A client's request id is kept only when it is short and plain: it goes into every log line. */
@@ -45,40 +41,45 @@ export function routeOf(req: Request): string {
 }
 
 /**
- * One JSON line per answered request (pino-http). Only chosen fields are logged: no headers, no
- * query string (a GraphQL GET carries its query there) and no body, so no credential can leak.
+ * One JSON line per answered request. Only chosen fields are logged: no headers, no query string
+ * (a GraphQL GET carries its query there) and no body, so no credential can leak. The line is
+ * written by the process's logger itself, with the request's fields in the line: no child logger
+ * is made per request (pino-http, used before, made three: about 0.08 ms of every request).
+ *
+ * A request ends when its answer is finished, or when its connection closes first (the client
+ * went away): it is logged once, at `error` for a 5xx answer or a failed response stream.
  */
-export function accessLog(log: Logger, tokens: TokenService): RequestHandler {
-  /** The user a genuine, unexpired bearer token names; the request itself may still be refused. */
-  const userIdOf = (req: IncomingMessage): number | undefined => {
-    const bearer = bearerToken(req.headers.authorization);
-    return bearer ? tokens.verify(bearer)?.sub : undefined;
+export function accessLog(log: Logger): RequestHandler {
+  const write = (req: Request, res: Response, started: number, err?: Error) => {
+    const scope = res.locals.scope as RequestScope;
+    // In the order the lines have always had (pino-http's), which readers of these logs may rely on.
+    const line: Record<string, unknown> = { reqId: scope.id, req: { method: req.method, path: req.originalUrl.split('?')[0] }, route: routeOf(req) };
+    // The user a genuine, unexpired bearer token names (the request itself may have been refused),
+    // from the verification the viewer already made, if it made one.
+    const userId = scope.credentials.claims()?.sub;
+    if (userId !== undefined) line.userId = userId;
+    if (scope.operation) line.operation = scope.operation;
+    line.res = { status: res.statusCode };
+    if (err || res.statusCode >= 500) {
+      line.err = err ?? new Error(`failed with status code ${res.statusCode}`);
+      line.durationMs = Date.now() - started;
+      log.error(line, 'request failed');
+    } else {
+      line.durationMs = Date.now() - started;
+      log.info(line, 'request completed');
+    }
   };
-  const middleware = pinoHttp<IncomingMessage, ServerResponse>({
-    logger: log,
-    quietReqLogger: true,
-    genReqId: (_req, res) => (res as ServerResponse & { locals: { scope: RequestScope } }).locals.scope.id,
-    customAttributeKeys: { responseTime: 'durationMs' },
-    serializers: {
-      req: (req: { method: string; url: string; raw: Request }) => ({
-        method: req.method,
-        path: req.url.split('?')[0],
-      }),
-      res: (res: { statusCode: number }) => ({ status: res.statusCode }),
-    },
-    customProps: (req, res) => {
-      // Called at the start (nothing known yet) and again when the answer is finished.
-      if (!res.writableFinished && !res.headersSent) return {};
-      const props: Record<string, unknown> = { route: routeOf(req as Request) };
-      const userId = userIdOf(req);
-      if (userId !== undefined) props.userId = userId;
-      const operation = (res as ServerResponse & { locals?: { scope?: RequestScope } }).locals?.scope?.operation;
-      if (operation) props.operation = operation;
-      return props;
-    },
-    customSuccessMessage: () => 'request completed',
-    customErrorMessage: () => 'request failed',
-    customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'),
-  });
-  return middleware as unknown as RequestHandler;
+  return (req, res, next) => {
+    const started = Date.now();
+    const done = (err?: Error) => {
+      res.off('close', done);
+      res.off('finish', done);
+      res.off('error', done);
+      write(req, res, started, err);
+    };
+    res.on('close', done);
+    res.on('finish', done);
+    res.on('error', done);
+    next();
+  };
 }

@@ -163,7 +163,7 @@ function bodyValue(arg: GraphQLArgument, value: unknown, problems: FieldProblem[
 /**
  * The arguments of one REST call: path parameters, then (GET) query parameters read by their
  * GraphQL types, or (POST/PUT) the JSON body's fields. Body fields that are not arguments (such as `id`)
- * are ignored, as the contract says of `id`. `rule` is the field's value rule (rulesByField), so a
+ * are ignored, as the contract says of `id`. `rule` is the field's value rule (its operation's, src/graphql/operations.ts), so a
  * type problem is answered together with the value problems of the other fields.
  */
 export function readArguments(

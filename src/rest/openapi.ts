@@ -1,6 +1,6 @@
 import { GraphQLNonNull, isNonNullType, type GraphQLSchema } from 'graphql';
-import type { MutationResolvers, QueryResolvers } from '../generated/graphql';
 import { accessOf } from '../graphql/permissions';
+import type { RootField } from '../graphql/operations';
 import { describeQueryParameter } from './input';
 import { markNullableFields, withNullability, type SchemaObject } from './openapi-nullable';
 import { pathParams, ROUTES, type RestRoute } from './routes';
@@ -52,56 +52,13 @@ function describeCsv(op: Operation): void {
   ];
 }
 
-export const isPublic = (field: string): boolean => accessOf(field) === 'public';
+export const isPublic = (field: RootField): boolean => accessOf(field) === 'public';
 
 /** The operationId of a route: its GraphQL field's name, so both facades name an operation alike. */
 export const operationIdOf = (route: RestRoute): string => route.field.split('.')[1];
 
 /** The OpenAPI form of an Express route path (`/songs/:id` → `/songs/{id}`). */
 export const openApiPath = (path: string): string => path.replace(/:(\w+)/g, '{$1}');
-
-/**
- * One line per operation for explorers and generated clients. Typed against the generated resolver
- * types, so a new root field without a summary does not compile.
- */
-const SUMMARIES: { [K in keyof Required<QueryResolvers> | keyof Required<MutationResolvers>]: string } = {
-  songs: 'List songs, ordered by id',
-  songsConnection: 'Page songs by cursor (GraphQL only)',
-  servicesConnection: 'Page services by cursor (GraphQL only)',
-  songUsage: 'Song usage report (times sung, first and last sung, openers and closers); JSON or CSV',
-  songUsageById: "One song's usage in a window",
-  songsNotSungSince: 'Rotation: songs not sung since a date, never-sung first',
-  newSongs: 'Songs first sung in a window',
-  songsSungWith: 'Songs most often sung in the same services as a song',
-  usageTimeline: 'Services, performances and distinct songs per week, month, quarter or year',
-  artistUsage: 'Artists by performances of their songs',
-  songsSungOften: 'Songs sung in more than a share of the most recent services (overuse at a glance)',
-  song: 'Read one song',
-  songsForService: 'List the songs of a service, in setlist order',
-  songsByArtist: 'List the songs of an artist (trimmed, case-insensitive match)',
-  services: 'List services, ordered by date, then id',
-  service: 'Read one service',
-  servicesWithSong: 'List the services a song was performed in, ordered by date',
-  servicesAfter: 'List services strictly after a date, ordered by date',
-  servicesBefore: 'List services strictly before a date, ordered by date',
-  servicesBetween: 'List services between two dates (inclusive), ordered by date',
-  me: 'Read the user the token belongs to',
-  users: 'List users (ADMIN)',
-  user: 'Read one user (ADMIN, or the user itself)',
-  login: 'Exchange a username and password for a bearer token',
-  createSong: 'Create a song (ADMIN)',
-  updateSong: 'Update a song (fields given replace, others keep)',
-  deleteSong: 'Delete a song and its performance links',
-  createService: 'Create a service',
-  updateService: 'Update a service (fields given replace, others keep)',
-  deleteService: 'Delete a service and its performance links',
-  addSongToService: 'Link a song to a service, optionally at a setlist position',
-  removeSongFromService: 'Unlink a song from a service',
-  setServiceSongs: 'Replace the whole setlist of a service',
-  createUser: 'Create a user (ADMIN)',
-  updateUser: 'Update a user (ADMIN, or the user itself)',
-  deleteUser: 'Delete a user (ADMIN)',
-};
 
 const TAGS = [
   { name: 'songs', description: 'Worship songs' },
@@ -237,7 +194,7 @@ function dropEmptyRequired(node: unknown): void {
 
 /** Every status a route can answer besides its success, per docs/API.md and src/rest/router.ts. */
 function errorResponses(route: RestRoute, op: Operation): Record<string, unknown> {
-  const access = accessOf(route.field);
+  const access = route.operation.access;
   const field = operationIdOf(route);
   const out: Record<string, unknown> = { '400': ref('BadRequest') };
   if (access !== 'public' || field === 'login') out['401'] = ref('Unauthenticated');
@@ -372,7 +329,7 @@ export async function openApiDocument(sofa: SofaRouter, graphql: GraphQLSchema):
     if (route.csv) describeCsv(op);
     describeParameters(op);
     op.operationId = operationIdOf(route);
-    op.summary = SUMMARIES[op.operationId as keyof typeof SUMMARIES];
+    op.summary = route.operation.summary;
     if (!op.description) delete op.description;
     op.tags = [tagOf(route)];
     op.security = isPublic(route.field) ? [] : [{ bearerAuth: [] }];

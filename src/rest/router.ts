@@ -2,12 +2,12 @@ import cors from 'cors';
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import type { GraphQLField, GraphQLSchema } from 'graphql';
 import type { Logger } from 'pino';
-import { rulesByField } from '../domain/validation';
 import { AppError } from '../errors';
-import { createContext, type Services } from '../graphql/context';
-import { accessOf, decideAccess, type Access } from '../graphql/permissions';
+import { createContext, requestInfo, type Services } from '../graphql/context';
+import { compileOperation, type Run } from '../graphql/jit';
+import { decideAccess } from '../graphql/permissions';
 import { bodyParserError, jsonBody } from '../http/body';
-import { clientError, toAppError } from '../http/errors';
+import { clientError, firstError, toAppError } from '../http/errors';
 import { rejectUndecodablePaths } from '../http/path';
 import { RATE_LIMIT_HEADERS, type RequestRateLimiter } from '../http/rate-limit';
 import { oversize, sendJsonWithin } from '../http/response-size';
@@ -17,14 +17,13 @@ import { songUsageCsv, wantsCsv } from './csv';
 import { readArguments } from './input';
 import { openApiDocument } from './openapi';
 import { ROUTES, pathParams, type RestRoute } from './routes';
-import { BASE_PATH, createSofaRouter, takeAnswer, type SofaServerContext } from './sofa';
+import { BASE_PATH, createSofaRouter, sofaOf, sofaOperation, type Sofa } from './sofa';
 
 export const ALLOWED_METHODS = 'GET, POST, PUT, DELETE, OPTIONS';
 
 function fieldOf(schema: GraphQLSchema, route: RestRoute): GraphQLField<unknown, unknown> {
-  const [typeName, fieldName] = route.field.split('.');
-  const type = typeName === 'Query' ? schema.getQueryType() : schema.getMutationType();
-  const field = type?.getFields()[fieldName];
+  const type = route.operation.root === 'Query' ? schema.getQueryType() : schema.getMutationType();
+  const field = type?.getFields()[route.operation.name];
   if (!field) throw new Error(`REST route ${route.method} ${route.path} names unknown field ${route.field}`);
   return field;
 }
@@ -32,33 +31,30 @@ function fieldOf(schema: GraphQLSchema, route: RestRoute): GraphQLField<unknown,
 /** What each route needs per request, worked out once at startup. */
 interface PreparedRoute extends RestRoute {
   args: GraphQLField<unknown, unknown>['args'];
-  access: Access;
-  rule: (typeof rulesByField)[string] | undefined;
   inPath: ReadonlySet<string>;
   hasBody: boolean;
-  /** The URL SOFA's handler reads its query parameters from (paging, on GET). */
-  sofaUrl(values: Record<string, unknown>): string;
+  /** The operation SOFA derives from the route's field, compiled once; its variables are the field's arguments. */
+  run: Run;
 }
 
-function prepare(schema: GraphQLSchema, route: RestRoute): PreparedRoute {
-  const inPath = new Set(pathParams(route.path));
-  const hasBody = route.method === 'POST' || route.method === 'PUT';
-  const base = `http://sofa.internal${BASE_PATH}${route.path}`;
+function prepare(sofa: Sofa, route: RestRoute): PreparedRoute {
+  const args = fieldOf(sofa.schema, route).args;
+  const document = sofaOperation(sofa, route);
+  // The request's arguments, read by name (./input.ts), are the operation's variables as they are.
+  const names = new Set(args.map((a) => a.name));
+  for (const d of document.definitions) {
+    for (const v of 'variableDefinitions' in d ? (d.variableDefinitions ?? []) : []) {
+      if (!names.has(v.variable.name.value)) throw new Error(`SOFA's operation for ${route.field} has variable $${v.variable.name.value}, which is no argument of the field`);
+    }
+  }
+  const run = compileOperation(sofa.schema, document);
+  if (!run) throw new Error(`graphql-jit could not compile SOFA's operation for ${route.field}`);
   return {
     ...route,
-    args: fieldOf(schema, route).args,
-    access: accessOf(route.field),
-    rule: rulesByField[route.field],
-    inPath,
-    hasBody,
-    sofaUrl(values) {
-      if (hasBody) return base;
-      // A list is a repeated parameter, which SOFA's query parser reads back as a list.
-      const query = Object.keys(values)
-        .filter((name) => !inPath.has(name))
-        .flatMap((name) => [values[name]].flat().map((v) => `${name}=${encodeURIComponent(String(v))}`));
-      return query.length ? `${base}?${query.join('&')}` : base;
-    },
+    args,
+    inPath: new Set(pathParams(route.path)),
+    hasBody: route.method === 'POST' || route.method === 'PUT',
+    run,
   };
 }
 
@@ -79,8 +75,9 @@ export function restCors(corsOrigins: string[] | '*'): RequestHandler {
   const headers = cors({
     origin: corsOrigins,
     methods: ALLOWED_METHODS,
-    allowedHeaders: ['Authorization', 'Content-Type', 'X-Request-Id'],
-    exposedHeaders: ['Location', 'X-Total-Count', 'Retry-After', 'WWW-Authenticate', 'X-Request-Id', ...RATE_LIMIT_HEADERS],
+    // Joined once here rather than by cors on every request.
+    allowedHeaders: 'Authorization,Content-Type,X-Request-Id',
+    exposedHeaders: ['Location', 'X-Total-Count', 'Retry-After', 'WWW-Authenticate', 'X-Request-Id', ...RATE_LIMIT_HEADERS].join(','),
     optionsSuccessStatus: 204,
     maxAge: 600,
   });
@@ -90,23 +87,16 @@ export function restCors(corsOrigins: string[] | '*'): RequestHandler {
   };
 }
 
-type SofaHandler = (request: unknown, context: SofaServerContext) => Promise<globalThis.Response>;
-
-/**
- * SOFA's generated handler of each route. Express has already matched the route and read its
- * parameters, so the adapter calls the handler directly instead of sending a second request
- * through SOFA's own URL router; `__routes` is the fets router's public list of its routes.
- */
-function sofaHandlers(sofa: ReturnType<typeof createSofaRouter>): Map<string, SofaHandler> {
-  return new Map(sofa.__routes.map((r) => [`${r.method} ${r.path}`, r.handler as unknown as SofaHandler]));
-}
-
 /**
  * REST API v1 as an Express router. Each route of the table is read strictly here (path ids, JSON
- * body types against the field's GraphQL argument types), run through SOFA (which executes the
- * field's generated operation on the shared resolvers), and shaped to the contract: statuses,
- * Location, X-Total-Count, 404 for unknown records, one JSON error shape. This module is the only
- * place that knows REST.
+ * body types against the field's GraphQL argument types), access is decided here, once, the
+ * operation SOFA derives from the route's field runs compiled on the shared resolvers, and its
+ * answer is shaped to the contract and written once: statuses, Location, X-Total-Count, 404 for
+ * unknown records, one JSON error shape. This module is the only place that knows REST.
+ *
+ * `schema` is the executable schema without graphql-shield (src/graphql/schema.ts): REST decides
+ * each route's access itself, by the same rule and the same decision (`decideAccess`) that shield
+ * applies on /graphql, and a route's operation reaches no other root field.
  */
 export function createRestRouter(
   schema: GraphQLSchema,
@@ -117,7 +107,7 @@ export function createRestRouter(
   rateLimiter?: RequestRateLimiter,
 ) {
   const log: Logger = services.log;
-  const sofa = createSofaRouter(schema, log);
+  const sofa = sofaOf(schema);
   const router = express.Router();
 
   router.use(restCors(corsOrigins));
@@ -126,10 +116,11 @@ export function createRestRouter(
   // body that is not JSON is answered as malformed either way.
   router.use(jsonBody(true));
 
+  // SOFA's own router writes the document; it serves nothing else, so it is made on first ask.
   let openapi: Promise<unknown> | undefined;
   router.get('/openapi.json', async (_req, res, next) => {
     try {
-      openapi ??= openApiDocument(sofa, schema);
+      openapi ??= openApiDocument(createSofaRouter(sofa), schema);
       res.json(await openapi);
     } catch (err) {
       openapi = undefined;
@@ -138,11 +129,9 @@ export function createRestRouter(
   });
 
   const methodsByPath = new Map<string, string[]>();
-  const handlers = sofaHandlers(sofa);
-  for (const route of ROUTES.map((r) => prepare(schema, r))) {
-    const handler = handlers.get(`${route.method} ${route.path}`);
-    if (!handler) throw new Error(`SOFA made no handler for ${route.method} ${route.path}`);
+  for (const route of ROUTES.map((r) => prepare(sofa, r))) {
     methodsByPath.set(route.path, [...(methodsByPath.get(route.path) ?? []), route.method]);
+    const { access, rule } = route.operation;
 
     const analytics = isAnalyticsField(route.field);
     router[route.method.toLowerCase() as 'get'](route.path, async (req: Request, res: Response, next: NextFunction) => {
@@ -154,14 +143,12 @@ export function createRestRouter(
           const weight = route.csv !== undefined && wantsCsvLeniently(req) ? policy.csvWeight : policy.analyticsWeight;
           if (!(await rateLimiter.chargeHeavy(res, weight))) return;
         }
-        const graphqlContext = createContext(services, {
-          authorization: req.headers.authorization,
-          clientAddress: req.ip ?? 'unknown',
-        });
+        const graphqlContext = createContext(services, requestInfo(req, res));
         // Who is asking comes before what is asked: no token and a bad body is a 401, not a 400.
-        // Shield makes the same decision again when the operation runs.
-        const verdict = await decideAccess(route.access, graphqlContext, Number(req.params.id));
-        if (verdict !== true) throw verdict;
+        if (access !== 'public') {
+          const verdict = await decideAccess(access, graphqlContext, Number(req.params.id));
+          if (verdict !== true) throw verdict;
+        }
         const values = readArguments(
           route.args,
           route.inPath,
@@ -169,36 +156,18 @@ export function createRestRouter(
           req.query as Record<string, unknown>,
           req.body,
           route.hasBody,
-          route.rule,
+          rule,
         );
         // Asked before running the query, so a bad `format` costs nothing.
         const csv = route.csv !== undefined && wantsCsv(req);
-        const body = route.hasBody
-          ? JSON.stringify(Object.fromEntries(Object.entries(values).filter(([k]) => !route.inPath.has(k))))
-          : undefined;
-        // What SOFA's handler reads of a request: its URL (query), matched params and JSON body.
-        const request = {
-          url: route.sofaUrl(values),
-          params: req.params,
-          body: body ?? null,
-          text: async () => body ?? '',
-        };
-        const serverContext: SofaServerContext = { graphqlContext };
-        const answer = await handler(request, serverContext);
-
-        if (!answer.ok) {
-          res.status(answer.status);
-          answer.headers.forEach((value, name) => {
-            if (name !== 'content-length') res.set(name, value);
-          });
-          res.send(await answer.text());
-          return;
-        }
-        const payload = takeAnswer(graphqlContext);
+        const result = await route.run(graphqlContext, values);
+        // The first error is the one that stopped the operation.
+        if (result.errors?.length) return sendError(res, firstError(result.errors, log));
         if (route.status === 204) {
           res.status(204).end();
           return;
         }
+        const payload = result.data?.[route.operation.name] ?? null;
         if (payload === null && route.record) {
           sendError(res, new AppError('NOT_FOUND', `${route.record} ${values.id} does not exist`));
           return;
@@ -208,7 +177,7 @@ export function createRestRouter(
           res.status(201).location(`${BASE_PATH}/${collection}/${(payload as { id: number }).id}`);
         }
         // A list the resolver did not count is the whole answer (an unpaged list, a top-N).
-        const total = graphqlContext.totalCounts.get(route.field.split('.')[1]);
+        const total = graphqlContext.totalCounts.get(route.operation.name);
         if (Array.isArray(payload)) res.set('X-Total-Count', String(total ?? payload.length));
         // An answer over MAX_RESPONSE_BYTES is an error, and the error describes no list.
         const refuse = (error: AppError) => {

@@ -1,23 +1,13 @@
-import { filterSchema } from '@graphql-tools/utils';
-import type { ExecutionArgs, ExecutionResult, GraphQLSchema, OperationDefinitionNode } from 'graphql';
-import type { Logger } from 'pino';
-import { useSofa } from 'sofa-api';
-import { createCompiledExecute } from '../graphql/compiled';
-import type { GraphQLContext } from '../graphql/context';
-import { firstError } from '../http/errors';
-import { restError } from './errors';
-import { GRAPHQL_ONLY_FIELDS, ROUTES } from './routes';
+import { buildOperationNodeForField, filterSchema } from '@graphql-tools/utils';
+import { Kind, OperationTypeNode, type DocumentNode, type GraphQLSchema } from 'graphql';
+import { createSofa, createSofaRouter as sofaRouter } from 'sofa-api';
+import { GRAPHQL_ONLY_FIELDS, ROUTES, type RestRoute } from './routes';
 
 export const BASE_PATH = '/api/v1';
 
-/** What the Express adapter hands SOFA with each request: the context it already built. */
-export interface SofaServerContext {
-  graphqlContext: GraphQLContext;
-}
-
 /**
- * The REST view of the one schema: the same types and the same (guarded) resolvers, minus the
- * relation fields, so that every operation SOFA derives selects exactly the flat record shape.
+ * The REST view of the one schema: the same types and the same resolvers, minus the relation
+ * fields, so that every operation SOFA derives selects exactly the flat record shape.
  */
 export function restSchema(schema: GraphQLSchema): GraphQLSchema {
   const hidden = new Set<string>(GRAPHQL_ONLY_FIELDS);
@@ -28,37 +18,16 @@ export function restSchema(schema: GraphQLSchema): GraphQLSchema {
   });
 }
 
+export type Sofa = ReturnType<typeof createSofa>;
+
 /**
- * The answers of the operations SOFA ran, by request context. SOFA would serialise each answer
- * into a Response that the adapter would parse again only to serialise it once more; instead the
- * adapter takes the value from here and serialises it once (src/rest/router.ts).
+ * SOFA over the REST view of `schema`: the route table's paths and statuses, and what SOFA needs
+ * to know to derive each route's operation and to document it. Requests are not served through
+ * SOFA's own router (src/rest/router.ts runs the operations); its router writes the OpenAPI
+ * document (./openapi.ts).
  */
-const answers = new WeakMap<GraphQLContext, unknown>();
-
-export function takeAnswer(ctx: GraphQLContext): unknown {
-  const answer = answers.get(ctx);
-  answers.delete(ctx);
-  return answer;
-}
-
-/** SOFA's `execute`: run its operation compiled, keep the data for the adapter, give SOFA a stub. */
-function restExecute() {
-  const run = createCompiledExecute();
-  return async (args: ExecutionArgs): Promise<ExecutionResult> => {
-    const result = await run(args);
-    if (result.errors?.length || !result.data) return result;
-    // SOFA's operations select exactly one root field.
-    const op = args.document.definitions[0] as OperationDefinitionNode;
-    const selection = op.selectionSet.selections[0] as { name: { value: string } };
-    const field = selection.name.value;
-    answers.set(args.contextValue as GraphQLContext, result.data[field]);
-    return { data: { [field]: null } };
-  };
-}
-
-export function createSofaRouter(schema: GraphQLSchema, log: Logger) {
-  return useSofa({
-    execute: restExecute() as never,
+export function sofaOf(schema: GraphQLSchema): Sofa {
+  return createSofa({
     basePath: BASE_PATH,
     schema: restSchema(schema),
     routes: Object.fromEntries(
@@ -75,12 +44,6 @@ export function createSofaRouter(schema: GraphQLSchema, log: Logger) {
     // SOFA selects only `{ id }` of a nested record type; a login answer carries the whole user,
     // and an analytics row the whole song.
     ignore: ['AuthPayload.user', 'SongUsage.song', 'SongPairing.song', 'SongShare.song'],
-    context: ({ graphqlContext }: SofaServerContext & { request: unknown }) => graphqlContext,
-    errorHandler: ((errors: readonly unknown[]) => {
-      const { status, headers, body } = restError(firstError(errors, log));
-      return Response.json(body, { status, headers });
-      // fets types its own Response class; the platform's is what it uses at run time.
-    }) as never,
     openAPI: {
       info: {
         title: 'Song and Service Records API',
@@ -93,6 +56,29 @@ export function createSofaRouter(schema: GraphQLSchema, log: Logger) {
       },
     },
   });
+}
+
+/**
+ * The operation SOFA derives for a route's field: its router builds it with this builder from its
+ * models, ignore list and depth, which `createSofa` works out from the schema (test/rest.sofa.test.ts
+ * checks that SOFA's router runs exactly this document for every route). Its variables are the
+ * field's arguments, by name.
+ */
+export function sofaOperation(sofa: Sofa, route: RestRoute): DocumentNode {
+  const operation = buildOperationNodeForField({
+    kind: route.operation.root === 'Query' ? OperationTypeNode.QUERY : OperationTypeNode.MUTATION,
+    schema: sofa.schema,
+    field: route.operation.name,
+    models: sofa.models,
+    ignore: sofa.ignore,
+    circularReferenceDepth: sofa.depthLimit,
+  });
+  return { kind: Kind.DOCUMENT, definitions: [operation] };
+}
+
+/** SOFA's own router, which writes the OpenAPI document of every route (given a schema: over its REST view). */
+export function createSofaRouter(from: GraphQLSchema | Sofa) {
+  return sofaRouter('models' in from ? from : sofaOf(from));
 }
 
 export type SofaRouter = ReturnType<typeof createSofaRouter>;
