@@ -60,10 +60,13 @@ export const validationFailed = (details: FieldProblem[]) =>
  */
 export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
 
-/** Thrown by store adapters when the database cannot be reached. */
+/**
+ * Thrown by store adapters when the database cannot be reached, or did not answer within its
+ * transaction time limit (`message` says which).
+ */
 export class StoreUnavailableError extends AppError {
-  constructor(cause?: unknown) {
-    super('UNAVAILABLE', 'The database is unavailable; try again shortly', { retryAfter: UNAVAILABLE_RETRY_AFTER_SECONDS });
+  constructor(cause?: unknown, message = 'The database is unavailable; try again shortly') {
+    super('UNAVAILABLE', message, { retryAfter: UNAVAILABLE_RETRY_AFTER_SECONDS });
     if (cause !== undefined) (this as { cause?: unknown }).cause = cause;
   }
 }

@@ -86,10 +86,23 @@ export function isUniquenessViolation(err: unknown): boolean {
 }
 
 /**
- * What the API should see for a driver failure: UNAVAILABLE (503) when the database is out of
- * reach, the error itself otherwise (a bug, answered as 500).
+ * The transaction ran past its time limit (NEO4J_TIMEOUTS.transactionTimeoutMs, or the server's
+ * own `db.transaction.timeout`): the server is up but did not answer this request in time.
+ */
+export function isTransactionTimeout(err: unknown): boolean {
+  return err instanceof Neo4jError && /^Neo\.(Client|Transient)Error\.Transaction\.TransactionTimedOut/.test(err.code);
+}
+
+export const TIMED_OUT_MESSAGE = 'The database did not answer in time; try again shortly';
+
+/**
+ * What the API should see for a driver failure: UNAVAILABLE (503 with Retry-After) when the
+ * database is out of reach or did not answer within the transaction time limit (an overloaded
+ * server is the server's problem, not a bug of the request's: never a 500), the error itself
+ * otherwise (a bug, answered as 500).
  */
 export function toStoreError(err: unknown): unknown {
+  if (isTransactionTimeout(err)) return new StoreUnavailableError(err, TIMED_OUT_MESSAGE);
   return isConnectivityError(err) || isAuthError(err) ? new StoreUnavailableError(err) : err;
 }
 
