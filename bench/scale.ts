@@ -187,7 +187,7 @@ async function measure(s: Running, r: Request, o: ReturnType<typeof options>) {
     connections: o.connections,
     duration: o.duration,
   });
-  if (result.non2xx || result.errors) throw new Error(`${r.id} on ${info.size}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  if (result.non2xx || result.errors) throw new Error(`${r.id} on ${s.ready.neo4j ? 'Neo4j' : 'SQLite'} ${info.size}: ${result.non2xx} non-2xx, ${result.errors} errors`);
   // autocannon's latency histogram has whole-millisecond resolution, too coarse for ~1 ms answers;
   // with closed-loop connections, time per request over the run is the precise mean latency.
   const cpuUs = ((await serverCpu(s)) - cpuBefore) / result.requests.total * 1e6;
