@@ -460,14 +460,25 @@ function boundsOf(h: History): Bounds {
 async function measureServer(server: Awaited<ReturnType<typeof startServer>>, w: Bounds, runs: number) {
   const row: Record<string, number> = {};
   const storeRow: Record<string, number> = {};
+  // An analytic that fails (a 500, a transaction timeout) is recorded as NaN (null in the JSON)
+  // and listed, and the run goes on: one failure should not hide every other figure.
+  const failed: string[] = [];
+  const attempt = async (what: string, fn: () => Promise<unknown>) => {
+    try {
+      return await timed(runs, fn);
+    } catch (err) {
+      failed.push(`${what}: ${String((err as Error).message).slice(0, 200)}`);
+      return NaN;
+    }
+  };
   for (const a of ANALYTICS) {
     const url = `${server.url}${a.path(w)}`;
-    row[`${a.id} [${a.scope}]`] = await timed(runs, async () => {
+    row[`${a.id} [${a.scope}]`] = await attempt(`${a.id} [${a.scope}] (API)`, async () => {
       const res = await fetch(url);
       if (!res.ok) throw new Error(`${url}: ${res.status} ${await res.text()}`);
       await res.arrayBuffer();
     });
-    storeRow[`${a.id} [${a.scope}]`] = await timed(runs, () => a.store(server.store, w));
+    storeRow[`${a.id} [${a.scope}]`] = await attempt(`${a.id} [${a.scope}] (store)`, () => a.store(server.store, w));
   }
   const gql = JSON.stringify({ query: `{ songs(limit: 100) { id usage(from: "${w.from}", to: "${w.to}") { timesSung asOpener } } }` });
   row['Song.usage x100 (GraphQL) [year]'] = await timed(runs, async () => {
@@ -478,7 +489,7 @@ async function measureServer(server: Awaited<ReturnType<typeof startServer>>, w:
   storeRow['Song.usage x100 (GraphQL) [year]'] = await timed(runs, () =>
     server.store.usageOfSongs(Array.from({ length: 100 }, (_, i) => i + 1), inYear(w)),
   );
-  return { row, storeRow };
+  return { row, storeRow, failed };
 }
 
 const benchConfig = (env: Record<string, string>) =>
@@ -490,9 +501,21 @@ interface StoreResults {
   plain: Record<string, Record<string, number>>;
   /** Per history: import wall time and size on disk (SQLite: the file; Neo4j: du of its data directory). */
   load: Record<string, { importMs: number | null; diskBytes: number | null }>;
+  /** Analytics that did not answer, per history. */
+  failed: Record<string, string[]>;
 }
 
-const emptyResults = (): StoreResults => ({ api: {}, store: {}, plain: {}, load: {} });
+const emptyResults = (): StoreResults => ({ api: {}, store: {}, plain: {}, load: {}, failed: {} });
+
+/** The store's answer to each all-time analytic with a plain twin, for those that answered. */
+async function plainAnswers(store: Store, w: Bounds, failed: string[]) {
+  const answers: Record<string, unknown> = {};
+  for (const a of ANALYTICS.filter((x) => x.plain && x.scope === 'all')) {
+    if (failed.some((f) => f.startsWith(`${a.id} [all]`))) continue;
+    answers[a.id] = await a.store(store, w);
+  }
+  return answers;
+}
 
 /** One history on SQLite: the API, the store calls, and the plain SQL statements (checked, then timed). */
 async function sqliteHistory(h: History, dir: string, runs: number, out: StoreResults) {
@@ -504,7 +527,8 @@ async function sqliteHistory(h: History, dir: string, runs: number, out: StoreRe
     const m = await measureServer(server, w, runs);
     out.api[h.id] = m.row;
     out.store[h.id] = m.storeRow;
-    for (const a of ANALYTICS.filter((x) => x.plain && x.scope === 'all')) answers[a.id] = await a.store(server.store, w);
+    out.failed[h.id] = m.failed;
+    Object.assign(answers, await plainAnswers(server.store, w, m.failed));
   } finally {
     await server.close();
   }
@@ -522,6 +546,7 @@ async function sqliteHistory(h: History, dir: string, runs: number, out: StoreRe
   };
   out.plain[h.id] = {};
   for (const a of ANALYTICS.filter((x) => x.plain && x.scope === 'all')) {
+    if (!(a.id in answers)) continue;
     const rows = raw.prepare(PLAIN[a.plain!]).all(params[a.plain!]) as Record<string, unknown>[];
     sameAnswer(`SQLite ${a.id} [all] at ${h.id}`, SHAPE[a.plain!], answers[a.id], rows, a.plainLimit);
   }
@@ -556,7 +581,9 @@ async function neo4jHistory(h: History, runs: number, out: StoreResults) {
       const m = await measureServer(server, w, runs);
       out.api[h.id] = m.row;
       out.store[h.id] = m.storeRow;
-      for (const a of ANALYTICS.filter((x) => x.plain && x.scope === 'all')) answers[a.id] = await a.store(server.store, w);
+      out.failed[h.id] = m.failed;
+      for (const f of m.failed) console.log(`  Neo4j ${h.id}: FAILED ${f}`);
+      Object.assign(answers, await plainAnswers(server.store, w, m.failed));
     } finally {
       await server.close();
     }
@@ -573,7 +600,7 @@ async function neo4jHistory(h: History, runs: number, out: StoreResults) {
       };
       const run = async (name: keyof typeof PLAIN_CYPHER) =>
         (await driver.executeQuery(PLAIN_CYPHER[name], params[name], { database: n.database, routing: 'READ' })).records.map((r) => r.toObject());
-      for (const a of ANALYTICS.filter((x) => x.plain && x.scope === 'all')) {
+      for (const a of ANALYTICS.filter((x) => x.plain && x.scope === 'all' && x.id in answers)) {
         sameAnswer(`Neo4j ${a.id} [all] at ${h.id}`, SHAPE[a.plain!], answers[a.id], await run(a.plain!), a.plainLimit);
       }
       out.plain[h.id] = {};
@@ -609,12 +636,13 @@ function printTable(label: string, r: StoreResults, histories: History[], plainN
 /** The checks of one store's results; failure lines prefixed with the store. */
 function checks(label: string, r: StoreResults, histories: History[], plainOf: (a: Analytic) => string, joins: boolean): string[] {
   const failures: string[] = [];
+  for (const h of histories) for (const f of r.failed[h.id] ?? []) failures.push(`${label} ${h.id} did not answer: ${f}`);
   const names = Object.keys(r.api[histories[0].id]);
   if (r.api['100y']) {
     for (const n of names.filter((x) => x.endsWith('[year]'))) {
       for (const [what, m] of [['API', r.api], ['store', r.store]] as const) {
         const growth = m['100y'][n] / m['10y'][n];
-        // Below a few milliseconds the ratio is timer and scheduling noise.
+        // Below a few milliseconds the ratio is timer and scheduling noise. (NaN: listed above.)
         if (growth > 1.5 && m['100y'][n] > 5) failures.push(`${label} ${n} (${what}): ${growth.toFixed(2)}x from 10y to 100y`);
       }
     }
@@ -628,6 +656,7 @@ function checks(label: string, r: StoreResults, histories: History[], plainOf: (
     const beside = join ? `; ${((r.api[big.id][n] / r.plain[big.id][join]) * 100).toFixed(1)}% of the bare ${join}` : '';
     console.log(`${label} ${n} at ${big.id}: API ${(ratio * 100).toFixed(1)}% of the plain ${plain} statement (store ${((r.store[big.id][n] / r.plain[big.id][plain]) * 100).toFixed(1)}%${beside})`);
     if (ratio > 0.1) failures.push(`${label} ${n}: ${(ratio * 100).toFixed(1)}% of the plain statement (target <= 10%)`);
+    else if (Number.isNaN(ratio)) failures.push(`${label} ${n}: not compared with the plain statement (it did not answer, or a plain statement did not)`);
   }
   return failures;
 }

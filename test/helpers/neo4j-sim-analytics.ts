@@ -154,6 +154,10 @@ export const ANALYTICS_STATEMENTS: Record<AnalyticsStatementName, (g: AnalyticsG
     reference(g)
       .songsSungWith(num(p.songId), windowOf(p), num(p.limit))
       .map((r) => ({ id: int(r.song.id), name: r.song.name, artists: r.song.artists, together: int(r.together), jaccard: r.jaccard })),
+  songsSungWithAllTime: (g, p) =>
+    reference(g)
+      .songsSungWith(num(p.songId), { from: null, to: null, serviceTypes: p.serviceTypes as ServiceType[] }, num(p.limit))
+      .map((r) => ({ id: int(r.song.id), name: r.song.name, artists: r.song.artists, together: int(r.together), jaccard: r.jaccard })),
   serviceSpan: (g, p) => {
     const span = reference(g).serviceSpan(p.serviceTypes as ServiceType[]);
     return [{ first: intOrNull(span?.first ?? null), last: intOrNull(span?.last ?? null) }];

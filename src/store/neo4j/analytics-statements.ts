@@ -246,6 +246,27 @@ RETURN other.id AS id, other.name AS name, other.artists AS artists, together, j
 ORDER BY together DESC, jaccard DESC, id
 LIMIT $limit`,
 
+  /**
+   * All time (no bounds): the same answer as songsSungWith from the song's own links, read from
+   * the song (its unique id, then its links: no window to seek) and the others' maintained counts
+   * of the asked types. With the widest window, songsSungWith's window predicates led the server
+   * to seek every link of the store through performed_in_date, for the song and again for every
+   * song sung with it (db hits: songs x links; the 100y history's most sung song timed out at 15 s).
+   */
+  songsSungWithAllTime: `
+MATCH (me:Song {id: $songId})-[r:PERFORMED_IN]->(v:Service)
+WHERE r.serviceType IN $serviceTypes
+WITH me, collect(v) AS mine
+UNWIND mine AS v
+MATCH (other:Song)-[:PERFORMED_IN]->(v)
+WHERE other <> me
+WITH size(mine) AS a, other, count(v) AS together
+WITH other, together,
+  toFloat(together) / (a + ${USAGE_TYPES.map(([type, p]) => `CASE WHEN '${type}' IN $serviceTypes THEN coalesce(other.${p}Times, 0) ELSE 0 END`).join(' + ')} - together) AS jaccard
+RETURN other.id AS id, other.name AS name, other.artists AS artists, together, jaccard
+ORDER BY together DESC, jaccard DESC, id
+LIMIT $limit`,
+
   serviceSpan: `
 MATCH (v:Service)
 WHERE v.serviceType IN $serviceTypes
@@ -352,6 +373,7 @@ export const ANALYTICS_PARAMS = {
   usageOfSongs: { ...WINDOW, ids: 'LIST<INTEGER>' },
   usageOfSongsAllTime: { serviceTypes: 'LIST<STRING>', ids: 'LIST<INTEGER>' },
   songsSungWith: { ...WINDOW, songId: 'INTEGER', limit: 'INTEGER' },
+  songsSungWithAllTime: { serviceTypes: 'LIST<STRING>', songId: 'INTEGER', limit: 'INTEGER' },
   serviceSpan: { serviceTypes: 'LIST<STRING>' },
   usageTimeline: {
     buckets: { rows: { startMs: 'INTEGER', endMs: 'INTEGER' } },
