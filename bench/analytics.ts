@@ -25,10 +25,11 @@ import { startServer } from '../src/server';
 import { bucketsBetween } from '../src/domain/analytics/buckets';
 import { SqliteStore } from '../src/store/sqlite/store';
 import type { ServiceType } from '../src/generated/graphql';
-import type { Snapshot } from '../src/store/types';
+import type { Snapshot, Store } from '../src/store/types';
+import { benchNeo4j, benchStores, driverOf, loadNeo4j, type BenchNeo4j } from './neo4j';
 import { prng } from './seed';
 
-interface History {
+export interface History {
   id: '10y' | '100y' | '1m';
   songs: number;
   services: number;
@@ -36,7 +37,7 @@ interface History {
   perService: number;
 }
 
-const HISTORIES: History[] = [
+export const HISTORIES: History[] = [
   { id: '10y', songs: 1000, services: 1560, years: 10, perService: 6 },
   { id: '100y', songs: 1000, services: 15600, years: 100, perService: 6 },
   { id: '1m', songs: 20000, services: 166_667, years: 100, perService: 6 },
@@ -47,7 +48,7 @@ const YEAR_MS = 365.25 * 86_400_000;
 const TYPES: ServiceType[] = ['SUN_AM', 'SUN_PM', 'WED'];
 
 /** Services evenly spread over the years; Zipf-skewed setlists of `perService` songs; 5% of songs never sung. */
-function snapshotOf(h: History): Snapshot {
+export function snapshotOf(h: History): Snapshot {
   const rand = prng(1010);
   const songs = Array.from({ length: h.songs }, (_, i) => ({
     id: i + 1,
@@ -106,7 +107,8 @@ async function database(h: History, dir: string): Promise<string> {
   await store.close();
   fs.renameSync(`${file}.tmp`, file);
   for (const ext of ['-wal', '-shm']) fs.rmSync(`${file}.tmp${ext}`, { force: true });
-  console.log(`  generated ${h.id} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  generatedMs[h.id] = Date.now() - started;
+  console.log(`  generated ${h.id} in ${(generatedMs[h.id] / 1000).toFixed(1)} s`);
   return file;
 }
 
@@ -200,15 +202,155 @@ const PLAIN = {
     ORDER BY last, s.id`,
 };
 
+
+const perTypeCypher = (t: string, c: string) =>
+  `sum(CASE WHEN v.serviceType = '${t}' THEN 1 ELSE 0 END) AS ${c}, max(CASE WHEN v.serviceType = '${t}' THEN v.date END) AS ${c}Last`;
+
+/**
+ * Every link with its service's date and type and whether it opens or closes its setlist: read
+ * from the base graph (each PERFORMED_IN to its Service node, ends from the service's other links
+ * by position then seq), none of the link copies, song usage properties or indexes the analytics
+ * keep. `p` may be null (a song never sung, after OPTIONAL MATCH): then it is neither.
+ */
+const CYPHER_LINK_ENDS = `
+  CASE WHEN p IS NULL THEN false ELSE NOT EXISTS {
+    MATCH (:Song)-[q:PERFORMED_IN]->(v) WHERE q.position < p.position OR (q.position = p.position AND q.seq < p.seq) } END AS opener,
+  CASE WHEN p IS NULL THEN false ELSE NOT EXISTS {
+    MATCH (:Song)-[q:PERFORMED_IN]->(v) WHERE q.position > p.position OR (q.position = p.position AND q.seq > p.seq) } END AS closer`;
+
+/** One song's whole answer, grouped by s, from rows (s, p, v, opener, closer). */
+const CYPHER_STATS = `count(p) AS times, min(v.date) AS first, max(v.date) AS last,
+    sum(CASE WHEN opener THEN 1 ELSE 0 END) AS openers, sum(CASE WHEN closer THEN 1 ELSE 0 END) AS closers,
+    ${perTypeCypher('SUN_AM', 'sunAm')}, ${perTypeCypher('SUN_PM', 'sunPm')}, ${perTypeCypher('WED', 'wed')}`;
+const CYPHER_RETURN = `RETURN s.id AS id, s.name AS name, s.artists AS artists, times, first, last, openers, closers,
+    sunAm, sunAmLast, sunPm, sunPmLast, wed, wedLast`;
+/** Never sung first (as the API's rotation lists them), then by last date. */
+const NO_DATE = '-9007199254740991';
+
+/**
+ * The plain Cypher aggregations the Neo4j store's all-time analytics are held against, PLAIN's
+ * twins: one statement over the base graph (songs, their PERFORMED_IN links and the Service nodes,
+ * grouped) answering the same question with the same order. Each is checked to give the store's
+ * answer before it is timed (sameAnswer).
+ */
+const PLAIN_CYPHER = {
+  usage: `
+    MATCH (s:Song)-[p:PERFORMED_IN]->(v:Service)
+    WITH s, p, v, ${CYPHER_LINK_ENDS}
+    WITH s, ${CYPHER_STATS}
+    ${CYPHER_RETURN}
+    ORDER BY times DESC, id`,
+  rotation: `
+    MATCH (s:Song)
+    OPTIONAL MATCH (s)-[p:PERFORMED_IN]->(v:Service)
+    WITH s, p, v, ${CYPHER_LINK_ENDS}
+    WITH s, ${CYPHER_STATS}
+    WHERE last IS NULL OR last < $cutoff
+    ${CYPHER_RETURN}
+    ORDER BY coalesce(last, ${NO_DATE}), id`,
+  newSongs: `
+    MATCH (s:Song)-[p:PERFORMED_IN]->(v:Service)
+    WITH s, p, v, ${CYPHER_LINK_ENDS}
+    WITH s, ${CYPHER_STATS}
+    WHERE first >= $from AND first <= $to
+    ${CYPHER_RETURN}
+    ORDER BY first DESC, id DESC`,
+  sungWith: `
+    MATCH (me:Song {id: 1})-[:PERFORMED_IN]->(v:Service)
+    WITH me, collect(v) AS mine
+    UNWIND mine AS v
+    MATCH (o:Song)-[:PERFORMED_IN]->(v)
+    WHERE o <> me
+    WITH o, size(mine) AS n, count(*) AS together
+    RETURN o.id AS id, together, toFloat(together) / (n + COUNT { (o)-[:PERFORMED_IN]->(:Service) } - together) AS jaccard
+    ORDER BY together DESC, jaccard DESC, id LIMIT 20`,
+  timeline: `
+    UNWIND $buckets AS b
+    CALL (b) {
+      MATCH (v:Service) WHERE v.date >= b[0] AND v.date <= b[1]
+      OPTIONAL MATCH (s:Song)-[p:PERFORMED_IN]->(v)
+      RETURN count(DISTINCT v) AS services, count(p) AS performances, count(DISTINCT s) AS distinctSongs
+    }
+    RETURN b[0] AS start, services, performances, distinctSongs`,
+  artists: `
+    MATCH (a:Artist)<-[:BY]-(s:Song)-[p:PERFORMED_IN]->(v:Service)
+    WHERE a.key <> ''
+    RETURN a.key AS artist, count(p) AS times, count(DISTINCT s) AS songs
+    ORDER BY times DESC, artist`,
+};
+
+/**
+ * An answer reduced to comparable rows: the store's records and a plain statement's rows
+ * (SQLite's or Cypher's) map to the same arrays, so "the same answer" is checked, not assumed.
+ */
+export type Shape = 'usage' | 'sungWith' | 'timeline' | 'artists';
+const SHAPE: Record<keyof typeof PLAIN_CYPHER, Shape> = {
+  usage: 'usage', rotation: 'usage', newSongs: 'usage', sungWith: 'sungWith', timeline: 'timeline', artists: 'artists',
+};
+const num = (x: unknown) => (x === null || x === undefined ? null : Number(x));
+const round6 = (x: unknown) => Math.round(Number(x) * 1e6) / 1e6;
+
+function storeRows(shape: Shape, answer: any): unknown[][] {
+  switch (shape) {
+    case 'usage':
+      return answer.items.map((u: any) => {
+        const t = (type: string) => u.byServiceType.find((b: any) => b.serviceType === type) ?? { timesSung: 0, lastSung: null };
+        return [u.song.id, u.timesSung, u.firstSung, u.lastSung, u.asOpener, u.asCloser,
+          t('SUN_AM').timesSung, t('SUN_AM').lastSung, t('SUN_PM').timesSung, t('SUN_PM').lastSung, t('WED').timesSung, t('WED').lastSung];
+      });
+    case 'sungWith':
+      return answer.map((p: any) => [p.song.id, p.together, round6(p.jaccard)]);
+    case 'timeline':
+      return answer.map((b: any) => [b.start, b.services, b.performances, b.distinctSongs]);
+    case 'artists':
+      // The store shows the most common spelling, the plain statement the folded key.
+      return answer.items.map((a: any) => [a.artist.toLowerCase(), a.timesSung, a.songs]);
+  }
+}
+
+function plainRows(shape: Shape, rows: Record<string, unknown>[]): unknown[][] {
+  const g = (r: Record<string, unknown>, ...keys: string[]) => { for (const k of keys) if (k in r) return r[k]; return undefined; };
+  switch (shape) {
+    case 'usage': {
+      // SQL's sum() over no rows (a song never sung, after the LEFT JOIN) is NULL: a count of 0.
+      const count = (x: unknown) => num(x) ?? 0;
+      return rows.map((r) => [num(r.id), count(r.times), num(r.first), num(r.last), count(r.openers), count(r.closers),
+        count(g(r, 'sunAm', 'sun_am')), num(g(r, 'sunAmLast', 'sun_am_last')), count(g(r, 'sunPm', 'sun_pm')),
+        num(g(r, 'sunPmLast', 'sun_pm_last')), count(g(r, 'wed')), num(g(r, 'wedLast', 'wed_last'))]);
+    }
+    case 'sungWith':
+      return rows.map((r) => [num(r.id), num(r.together), round6(r.jaccard)]);
+    case 'timeline':
+      return rows.map((r) => [num(r.start), num(r.services), num(r.performances), num(g(r, 'distinctSongs', 'distinct_songs'))]);
+    case 'artists':
+      return rows.map((r) => [String(g(r, 'artist', 'artist_key')).toLowerCase(), num(r.times), num(r.songs)]);
+  }
+}
+
+/** Throws unless the plain statement's rows are the store's answer (its first `limit` rows when paged). */
+export function sameAnswer(what: string, shape: Shape, storeAnswer: unknown, plain: Record<string, unknown>[], limit?: number) {
+  const a = storeRows(shape, storeAnswer);
+  const b = plainRows(shape, limit ? plain.slice(0, limit) : plain);
+  if (a.length === 0) throw new Error(`${what}: the store answered nothing, so the comparison would prove nothing`);
+  const diff = Math.max(a.length, b.length);
+  for (let i = 0; i < diff; i++) {
+    if (JSON.stringify(a[i]) !== JSON.stringify(b[i])) {
+      throw new Error(`${what}: the plain statement differs from the store at row ${i} of ${a.length}/${b.length}: store ${JSON.stringify(a[i])}, plain ${JSON.stringify(b[i])}`);
+    }
+  }
+}
+
 interface Analytic {
   id: string;
   /** One-year window (must grow at most 1.5x from 10y to 100y), or all time. */
   scope: 'year' | 'all';
   path: (w: Bounds) => string;
   /** The same analytic as one store call, in-process: the database's share of the latency. */
-  store: (s: SqliteStore, w: Bounds) => Promise<unknown>;
-  /** The plain statement it is compared with (all-time, at 1m). */
-  plain?: keyof typeof PLAIN;
+  store: (s: Store, w: Bounds) => Promise<unknown>;
+  /** The plain statement it is compared with (all-time, at 1m): PLAIN on SQLite, PLAIN_CYPHER on Neo4j. */
+  plain?: keyof typeof PLAIN_CYPHER;
+  /** The store's answer is the plain statement's first rows. */
+  plainLimit?: number;
 }
 
 /** The last year of a history (YYYY-MM-DD and ms), and the rotation cut-off (mid-history). */
@@ -245,6 +387,7 @@ const ANALYTICS: Analytic[] = [
     path: () => '/api/v1/reports/songUsage?limit=100',
     store: (s) => s.songUsage({ window: allTime, sort: 'TIMES_SUNG', includeUnsung: false, limit: 100 }),
     plain: 'usage',
+    plainLimit: 100,
   },
   {
     id: 'notSungSince',
@@ -299,114 +442,281 @@ const ANALYTICS: Analytic[] = [
   },
 ];
 
+/** The last year of a history and the rotation cut-off (mid-history). */
+function boundsOf(h: History): Bounds {
+  const lastYear = FIRST_YEAR + h.years - 1;
+  const midYear = FIRST_YEAR + Math.floor(h.years / 2);
+  return {
+    from: `${lastYear}-01-01`,
+    to: `${lastYear}-12-31`,
+    fromMs: Date.UTC(lastYear, 0, 1),
+    toMs: Date.UTC(lastYear + 1, 0, 1) - 1,
+    cutoff: `${midYear}-01-01`,
+    cutoffMs: Date.UTC(midYear, 0, 1) - 1,
+  };
+}
+
+/** Every analytic through the API (HTTP) and as the bare store call, on a running server. */
+async function measureServer(server: Awaited<ReturnType<typeof startServer>>, w: Bounds, runs: number) {
+  const row: Record<string, number> = {};
+  const storeRow: Record<string, number> = {};
+  // An analytic that fails (a 500, a transaction timeout) is recorded as NaN (null in the JSON)
+  // and listed, and the run goes on: one failure should not hide every other figure.
+  const failed: string[] = [];
+  const attempt = async (what: string, fn: () => Promise<unknown>) => {
+    try {
+      return await timed(runs, fn);
+    } catch (err) {
+      failed.push(`${what}: ${String((err as Error).message).slice(0, 200)}`);
+      return NaN;
+    }
+  };
+  for (const a of ANALYTICS) {
+    const url = `${server.url}${a.path(w)}`;
+    row[`${a.id} [${a.scope}]`] = await attempt(`${a.id} [${a.scope}] (API)`, async () => {
+      const res = await fetch(url);
+      if (!res.ok) throw new Error(`${url}: ${res.status} ${await res.text()}`);
+      await res.arrayBuffer();
+    });
+    storeRow[`${a.id} [${a.scope}]`] = await attempt(`${a.id} [${a.scope}] (store)`, () => a.store(server.store, w));
+  }
+  const gql = JSON.stringify({ query: `{ songs(limit: 100) { id usage(from: "${w.from}", to: "${w.to}") { timesSung asOpener } } }` });
+  row['Song.usage x100 (GraphQL) [year]'] = await timed(runs, async () => {
+    const res = await fetch(`${server.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: gql });
+    if (!res.ok) throw new Error(`graphql: ${res.status}`);
+    await res.arrayBuffer();
+  });
+  storeRow['Song.usage x100 (GraphQL) [year]'] = await timed(runs, () =>
+    server.store.usageOfSongs(Array.from({ length: 100 }, (_, i) => i + 1), inYear(w)),
+  );
+  return { row, storeRow, failed };
+}
+
+const benchConfig = (env: Record<string, string>) =>
+  loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(40), GRAPHQL_MAX_COST: '100000', ...env });
+
+interface StoreResults {
+  api: Record<string, Record<string, number>>;
+  store: Record<string, Record<string, number>>;
+  plain: Record<string, Record<string, number>>;
+  /** Per history: import wall time and size on disk (SQLite: the file; Neo4j: du of its data directory). */
+  load: Record<string, { importMs: number | null; diskBytes: number | null }>;
+  /** Analytics that did not answer, per history. */
+  failed: Record<string, string[]>;
+}
+
+const emptyResults = (): StoreResults => ({ api: {}, store: {}, plain: {}, load: {}, failed: {} });
+
+/** The store's answer to each all-time analytic with a plain twin, for those that answered. */
+async function plainAnswers(store: Store, w: Bounds, failed: string[]) {
+  const answers: Record<string, unknown> = {};
+  for (const a of ANALYTICS.filter((x) => x.plain && x.scope === 'all')) {
+    if (failed.some((f) => f.startsWith(`${a.id} [all]`))) continue;
+    answers[a.id] = await a.store(store, w);
+  }
+  return answers;
+}
+
+/** One history on SQLite: the API, the store calls, and the plain SQL statements (checked, then timed). */
+async function sqliteHistory(h: History, dir: string, runs: number, out: StoreResults) {
+  const file = await database(h, dir);
+  const w = boundsOf(h);
+  const server = await startServer(benchConfig({ SQLITE_PATH: file }), createLogger('silent'));
+  const answers: Record<string, unknown> = {};
+  try {
+    const m = await measureServer(server, w, runs);
+    out.api[h.id] = m.row;
+    out.store[h.id] = m.storeRow;
+    out.failed[h.id] = m.failed;
+    Object.assign(answers, await plainAnswers(server.store, w, m.failed));
+  } finally {
+    await server.close();
+  }
+  const raw = new Database(file, { readonly: true });
+  const span = raw.prepare('SELECT min(date) AS first, max(date) AS last FROM services').get() as { first: number; last: number };
+  const params: Record<keyof typeof PLAIN, Record<string, unknown>> = {
+    usage: {},
+    rotation: { cutoff: w.cutoffMs },
+    newSongs: { from: w.fromMs, to: w.toMs },
+    sungWith: {},
+    timeline: { buckets: JSON.stringify(bucketsBetween(span.first, span.last, 'YEAR', 'UTC').map((b) => [b.start, b.end])) },
+    artists: {},
+    usageJoin: {},
+    rotationJoin: { cutoff: w.cutoffMs },
+  };
+  out.plain[h.id] = {};
+  for (const a of ANALYTICS.filter((x) => x.plain && x.scope === 'all')) {
+    if (!(a.id in answers)) continue;
+    const rows = raw.prepare(PLAIN[a.plain!]).all(params[a.plain!]) as Record<string, unknown>[];
+    sameAnswer(`SQLite ${a.id} [all] at ${h.id}`, SHAPE[a.plain!], answers[a.id], rows, a.plainLimit);
+  }
+  for (const name of Object.keys(PLAIN) as (keyof typeof PLAIN)[]) {
+    const statement = raw.prepare(PLAIN[name]);
+    out.plain[h.id][name] = await timed(Math.min(runs, 3), async () => statement.all(params[name]));
+  }
+  raw.close();
+  out.load[h.id] = { importMs: generatedMs[h.id] ?? null, diskBytes: fs.statSync(file).size };
+}
+
+/**
+ * One history on Neo4j: its own server (a new local one, or NEO4J_URI wiped), the snapshot
+ * loaded through importSnapshot, the API and store calls, then the plain Cypher statements
+ * (checked against the store's answer, then timed), and its size on disk once stopped.
+ */
+async function neo4jHistory(h: History, runs: number, out: StoreResults) {
+  const n: BenchNeo4j = await benchNeo4j();
+  let importMs: number | null = null;
+  try {
+    console.log(`  Neo4j ${h.id}: ${n.source}; importing...`);
+    ({ importMs } = await loadNeo4j(n, snapshotOf(h)));
+    console.log(`  Neo4j ${h.id}: imported in ${(importMs / 1000).toFixed(1)} s`);
+    const w = boundsOf(h);
+    const server = await startServer(
+      // Errors are logged (to stderr): a 500 should say what the server refused.
+      benchConfig({ LOG_LEVEL: 'error', STORE: 'neo4j', NEO4J_URI: n.uri, NEO4J_USER: n.user, NEO4J_PASSWORD: n.password, ...(n.database ? { NEO4J_DATABASE: n.database } : {}) }),
+      createLogger('error'),
+    );
+    const answers: Record<string, unknown> = {};
+    try {
+      const m = await measureServer(server, w, runs);
+      out.api[h.id] = m.row;
+      out.store[h.id] = m.storeRow;
+      out.failed[h.id] = m.failed;
+      for (const f of m.failed) console.log(`  Neo4j ${h.id}: FAILED ${f}`);
+      Object.assign(answers, await plainAnswers(server.store, w, m.failed));
+    } finally {
+      await server.close();
+    }
+    const driver = driverOf(n);
+    try {
+      const span = (await driver.executeQuery('MATCH (v:Service) RETURN min(v.date) AS first, max(v.date) AS last', {}, { database: n.database })).records[0];
+      const params: Record<keyof typeof PLAIN_CYPHER, Record<string, unknown>> = {
+        usage: {},
+        rotation: { cutoff: w.cutoffMs },
+        newSongs: { from: w.fromMs, to: w.toMs },
+        sungWith: {},
+        timeline: { buckets: bucketsBetween(span.get('first'), span.get('last'), 'YEAR', 'UTC').map((b) => [b.start, b.end]) },
+        artists: {},
+      };
+      const run = async (name: keyof typeof PLAIN_CYPHER) =>
+        (await driver.executeQuery(PLAIN_CYPHER[name], params[name], { database: n.database, routing: 'READ' })).records.map((r) => r.toObject());
+      for (const a of ANALYTICS.filter((x) => x.plain && x.scope === 'all' && x.id in answers)) {
+        sameAnswer(`Neo4j ${a.id} [all] at ${h.id}`, SHAPE[a.plain!], answers[a.id], await run(a.plain!), a.plainLimit);
+      }
+      out.plain[h.id] = {};
+      for (const name of Object.keys(PLAIN_CYPHER) as (keyof typeof PLAIN_CYPHER)[]) {
+        out.plain[h.id][name] = await timed(Math.min(runs, 3), () => run(name));
+      }
+    } finally {
+      await driver.close();
+    }
+  } finally {
+    const { diskBytes } = await n.stop();
+    out.load[h.id] = { importMs, diskBytes };
+  }
+}
+
+/** How long generating each history's SQLite file took in this run (absent when it was cached). */
+const generatedMs: Record<string, number> = {};
+
+function printTable(label: string, r: StoreResults, histories: History[], plainNames: string[]) {
+  console.log(`\n${label}: median ms, API (HTTP through the server) / store (the same call in-process):`);
+  const names = Object.keys(r.api[histories[0].id]);
+  const table = [['analytic', ...histories.map((h) => `${h.id} api/store`)]];
+  for (const n of names) table.push([n, ...histories.map((h) => `${r.api[h.id][n]} / ${r.store[h.id][n]}`)]);
+  table.push(...plainNames.map((p) => [`plain ${p}`, ...histories.map((h) => `- / ${r.plain[h.id][p]}`)]));
+  table.push(['import s / disk MB', ...histories.map((h) => {
+    const l = r.load[h.id];
+    return `${l.importMs === null ? '-' : (l.importMs / 1000).toFixed(1)} / ${l.diskBytes === null ? '-' : (l.diskBytes / 2 ** 20).toFixed(1)}`;
+  })]);
+  const widths = table[0].map((_, i) => Math.max(...table.map((row) => row[i].length)));
+  for (const row of table) console.log(row.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  '));
+}
+
+/** The checks of one store's results; failure lines prefixed with the store. */
+function checks(label: string, r: StoreResults, histories: History[], plainOf: (a: Analytic) => string, joins: boolean): string[] {
+  const failures: string[] = [];
+  for (const h of histories) for (const f of r.failed[h.id] ?? []) failures.push(`${label} ${h.id} did not answer: ${f}`);
+  const names = Object.keys(r.api[histories[0].id]);
+  if (r.api['100y']) {
+    for (const n of names.filter((x) => x.endsWith('[year]'))) {
+      for (const [what, m] of [['API', r.api], ['store', r.store]] as const) {
+        const growth = m['100y'][n] / m['10y'][n];
+        // Below a few milliseconds the ratio is timer and scheduling noise. (NaN: listed above.)
+        if (growth > 1.5 && m['100y'][n] > 5) failures.push(`${label} ${n} (${what}): ${growth.toFixed(2)}x from 10y to 100y`);
+      }
+    }
+  }
+  const big = histories.at(-1)!;
+  for (const a of ANALYTICS.filter((x) => x.plain)) {
+    const n = `${a.id} [${a.scope}]`;
+    const plain = plainOf(a);
+    const ratio = r.api[big.id][n] / r.plain[big.id][plain];
+    const join = joins ? (a.plain === 'usage' ? 'usageJoin' : a.plain === 'rotation' ? 'rotationJoin' : null) : null;
+    const beside = join ? `; ${((r.api[big.id][n] / r.plain[big.id][join]) * 100).toFixed(1)}% of the bare ${join}` : '';
+    console.log(`${label} ${n} at ${big.id}: API ${(ratio * 100).toFixed(1)}% of the plain ${plain} statement (store ${((r.store[big.id][n] / r.plain[big.id][plain]) * 100).toFixed(1)}%${beside})`);
+    if (ratio > 0.1) failures.push(`${label} ${n}: ${(ratio * 100).toFixed(1)}% of the plain statement (target <= 10%)`);
+    else if (Number.isNaN(ratio)) failures.push(`${label} ${n}: not compared with the plain statement (it did not answer, or a plain statement did not)`);
+  }
+  return failures;
+}
+
 export async function analyticsBench(argv: string[] = []): Promise<number> {
   const runsAt = argv.indexOf('--runs');
   const runs = runsAt >= 0 ? Number(argv[runsAt + 1]) : 7;
   const only = argv.includes('--no-1m') ? HISTORIES.slice(0, 2) : HISTORIES;
   const dir = process.env.BENCH_ANALYTICS_DIR ?? os.tmpdir();
+  const stores = benchStores();
   if (argv.includes('--generate-only')) {
     for (const h of only) await database(h, dir);
     return 0;
   }
-  const api: Record<string, Record<string, number>> = {};
-  const db: Record<string, Record<string, number>> = {};
-  const plain: Record<string, Record<string, number>> = {};
-  console.log('\nAnalytics: median ms, API (HTTP through the server) / store (the same statement in-process):');
+  const sqlite = emptyResults();
+  const neo = emptyResults();
   for (const h of only) {
-    const file = await database(h, dir);
-    const lastYear = FIRST_YEAR + h.years - 1;
-    const midYear = FIRST_YEAR + Math.floor(h.years / 2);
-    const w: Bounds = {
-      from: `${lastYear}-01-01`,
-      to: `${lastYear}-12-31`,
-      fromMs: Date.UTC(lastYear, 0, 1),
-      toMs: Date.UTC(lastYear + 1, 0, 1) - 1,
-      cutoff: `${midYear}-01-01`,
-      cutoffMs: Date.UTC(midYear, 0, 1) - 1,
-    };
-    const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', SQLITE_PATH: file, LOG_LEVEL: 'silent', NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(40), GRAPHQL_MAX_COST: '100000' });
-    const server = await startServer(config, createLogger('silent'));
-    const row: Record<string, number> = {};
-    const storeRow: Record<string, number> = {};
-    try {
-      for (const a of ANALYTICS) {
-        const url = `${server.url}${a.path(w)}`;
-        row[`${a.id} [${a.scope}]`] = await timed(runs, async () => {
-          const res = await fetch(url);
-          if (!res.ok) throw new Error(`${url}: ${res.status} ${await res.text()}`);
-          await res.arrayBuffer();
-        });
-        storeRow[`${a.id} [${a.scope}]`] = await timed(runs, () => a.store(server.store as SqliteStore, w));
-      }
-      const gql = JSON.stringify({ query: `{ songs(limit: 100) { id usage(from: "${w.from}", to: "${w.to}") { timesSung asOpener } } }` });
-      row['Song.usage x100 (GraphQL) [year]'] = await timed(runs, async () => {
-        const res = await fetch(`${server.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: gql });
-        if (!res.ok) throw new Error(`graphql: ${res.status}`);
-        await res.arrayBuffer();
-      });
-      storeRow['Song.usage x100 (GraphQL) [year]'] = await timed(runs, () =>
-        (server.store as SqliteStore).usageOfSongs(Array.from({ length: 100 }, (_, i) => i + 1), inYear(w)),
-      );
-    } finally {
-      await server.close();
-    }
-    const raw = new Database(file, { readonly: true });
-    const span = raw.prepare('SELECT min(date) AS first, max(date) AS last FROM services').get() as { first: number; last: number };
-    const params: Record<keyof typeof PLAIN, Record<string, unknown>> = {
-      usage: {},
-      rotation: { cutoff: w.cutoffMs },
-      newSongs: { from: w.fromMs, to: w.toMs },
-      sungWith: {},
-      timeline: { buckets: JSON.stringify(bucketsBetween(span.first, span.last, 'YEAR', 'UTC').map((b) => [b.start, b.end])) },
-      artists: {},
-      usageJoin: {},
-      rotationJoin: { cutoff: w.cutoffMs },
-    };
-    plain[h.id] = {};
-    for (const name of Object.keys(PLAIN) as (keyof typeof PLAIN)[]) {
-      const statement = raw.prepare(PLAIN[name]);
-      plain[h.id][name] = await timed(Math.min(runs, 3), async () => statement.all(params[name]));
-    }
-    raw.close();
-    api[h.id] = row;
-    db[h.id] = storeRow;
-  }
-
-  const names = Object.keys(api[only[0].id]);
-  const table = [['analytic', ...only.map((h) => `${h.id} api/store`)]];
-  for (const n of names) table.push([n, ...only.map((h) => `${api[h.id][n]} / ${db[h.id][n]}`)]);
-  table.push(...(Object.keys(PLAIN) as (keyof typeof PLAIN)[]).map((p) => [`plain ${p}`, ...only.map((h) => `- / ${plain[h.id][p]}`)]));
-  const widths = table[0].map((_, i) => Math.max(...table.map((r) => r[i].length)));
-  for (const r of table) console.log(r.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  '));
-
-  const failures: string[] = [];
-  if (api['100y']) {
-    for (const n of names.filter((x) => x.endsWith('[year]'))) {
-      for (const [what, m] of [['API', api], ['store', db]] as const) {
-        const growth = m['100y'][n] / m['10y'][n];
-        // Below a few milliseconds the ratio is timer and scheduling noise.
-        if (growth > 1.5 && m['100y'][n] > 5) failures.push(`${n} (${what}): ${growth.toFixed(2)}x from 10y to 100y`);
-      }
+    console.log(`History ${h.id}: SQLite`);
+    await sqliteHistory(h, dir, runs, sqlite);
+    if (stores.includes('neo4j')) {
+      console.log(`History ${h.id}: Neo4j`);
+      await neo4jHistory(h, runs, neo);
     }
   }
-  const big = only.at(-1)!;
-  for (const a of ANALYTICS.filter((x) => x.plain)) {
-    const n = `${a.id} [${a.scope}]`;
-    const ratio = api[big.id][n] / plain[big.id][a.plain!];
-    const join = a.plain === 'usage' ? 'usageJoin' : a.plain === 'rotation' ? 'rotationJoin' : null;
-    const beside = join ? `; ${((api[big.id][n] / plain[big.id][join]) * 100).toFixed(1)}% of the bare ${join}` : '';
-    console.log(`${n} at ${big.id}: API ${(ratio * 100).toFixed(1)}% of the plain ${a.plain} statement (store ${((db[big.id][n] / plain[big.id][a.plain!]) * 100).toFixed(1)}%${beside})`);
-    if (ratio > 0.1) failures.push(`${n}: ${(ratio * 100).toFixed(1)}% of the plain statement (target <= 10%)`);
-  }
+  printTable('SQLite', sqlite, only, Object.keys(PLAIN));
+  if (stores.includes('neo4j')) printTable('Neo4j', neo, only, Object.keys(PLAIN_CYPHER));
+  console.log('');
+  const failures = checks('SQLite', sqlite, only, (a) => a.plain!, true);
+  if (stores.includes('neo4j')) failures.push(...checks('Neo4j', neo, only, (a) => a.plain!, false));
   for (const f of failures) console.log(`CHECK FAILED ${f}`);
   const out = path.join(__dirname, 'analytics-results.json');
-  fs.writeFileSync(out, `${JSON.stringify({ date: new Date().toISOString(), runs, node: process.version, cpus: os.cpus().length, loadAvg: os.loadavg(), api, store: db, plain, failures }, null, 2)}\n`);
+  const report = {
+    date: new Date().toISOString(),
+    runs,
+    stores,
+    node: process.version,
+    cpus: os.cpus().length,
+    cpuModel: os.cpus()[0]?.model,
+    loadAvg: os.loadavg(),
+    // The SQLite figures keep their top-level keys (api, store, plain) as before.
+    api: sqlite.api,
+    store: sqlite.store,
+    plain: sqlite.plain,
+    load: sqlite.load,
+    ...(stores.includes('neo4j') ? { neo4j: { server: process.env.NEO4J_URI ? 'NEO4J_URI (wiped)' : 'local Neo4j 5.26 (scripts/neo4j-local.ts)', ...neo } } : {}),
+    failures,
+  };
+  fs.writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
   console.log(`wrote ${path.relative(process.cwd(), out)}`);
   return failures.length ? 1 : 0;
 }
 
 if (require.main === module) {
-  void analyticsBench(process.argv.slice(2)).then((code) => {
-    process.exitCode = code;
-  });
+  analyticsBench(process.argv.slice(2)).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (err) => {
+      console.error(err);
+      process.exitCode = 1;
+    },
+  );
 }

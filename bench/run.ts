@@ -17,6 +17,7 @@ import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import autocannon from 'autocannon';
 import { analyticsBench } from './analytics';
+import { benchStores } from './neo4j';
 import { formatSummary, summarize, type CpuProfile, type ProfileSummary } from './profile';
 import { rateLimitBench } from './rate-limit';
 import { startServerProcess, type ServerProcess } from './server-process';
@@ -410,7 +411,19 @@ async function main() {
   let exitCode = 0;
   // `analytics` and `rate-limit` name bench/analytics.ts and bench/rate-limit.ts, run after the layer scenarios.
   const separate = ['analytics', 'rate-limit'];
-  if (!opts.only || opts.only.some((id) => !separate.includes(id))) exitCode = await layerScenarios(opts);
+  if (!opts.only || opts.only.some((id) => !separate.includes(id))) {
+    // STORE=neo4j: the same scenarios on a Neo4j store too, after SQLite's, in one results file.
+    const reports: Record<string, object> = {};
+    for (const store of benchStores()) {
+      const { code, report } = await layerScenarios(opts, store);
+      if (code !== 0) exitCode = 1;
+      if (report) reports[store] = report;
+    }
+    if (reports.sqlite) {
+      fs.writeFileSync(opts.out, `${JSON.stringify({ ...reports.sqlite, ...(reports.neo4j ? { neo4j: reports.neo4j } : {}) }, null, 2)}\n`);
+      console.log(`\nwrote ${path.relative(process.cwd(), opts.out)}`);
+    }
+  }
   if (opts.profile) return;
   // Light requests under a heavy load, with the rate limits on and off (bench/rate-limit.ts).
   if (!opts.only || opts.only.includes('rate-limit')) {
@@ -423,15 +436,19 @@ async function main() {
   process.exitCode = exitCode;
 }
 
-/** The layer scenarios: each facade request against its bare comparator. The exit code. */
-async function layerScenarios(opts: Options): Promise<number> {
+/**
+ * The layer scenarios on one store: each facade request against its bare comparator. The exit
+ * code and the report (none when profiling).
+ */
+async function layerScenarios(opts: Options, store: 'sqlite' | 'neo4j'): Promise<{ code: number; report?: object }> {
   const t0 = Date.now();
   const loadBefore = os.loadavg().map((l) => Math.round(l * 100) / 100);
   // One address drives these scenarios at 32 connections: the rate limits would refuse most of it.
   // They measure the layers; the limits have their own scenario (bench/rate-limit.ts).
-  const server = await startServerProcess({ RATE_LIMIT: 'off' });
+  const server = await startServerProcess({ RATE_LIMIT: 'off', BENCH_STORE: store });
   const { ready } = server;
   let exitCode = 0;
+  let report: object | undefined;
   try {
     const login = await call(ready.facadeUrl, {
       method: 'POST',
@@ -445,7 +462,7 @@ async function layerScenarios(opts: Options): Promise<number> {
     const all = scenarios(ready, token);
     if (opts.profile) {
       await profileRun(opts, server, all);
-      return exitCode;
+      return { code: exitCode };
     }
     const only = opts.only?.filter((id) => id !== 'analytics' && id !== 'rate-limit');
     const chosen = only ? all.filter((s) => only.includes(s.id)) : all;
@@ -457,7 +474,7 @@ async function layerScenarios(opts: Options): Promise<number> {
       console.log(`note: load average ${loadBefore[0]} before starting: other processes compete for the CPUs; rely on the ratios`);
     }
     console.log(
-      `bench: ${opts.quick ? 'quick' : 'full'} run, ${opts.connections} connections, ${opts.duration} s per run, ` +
+      `bench on ${store}: ${opts.quick ? 'quick' : 'full'} run, ${opts.connections} connections, ${opts.duration} s per run, ` +
         `${opts.rounds} round(s) A/B interleaved, ${opts.warmup} s warm-up; server pid ${ready.pid} ` +
         `(${ready.seed.songs} songs, ${ready.seed.services} services, ${ready.seed.links} links, seeded in ${ready.seed.ms} ms)`,
     );
@@ -556,7 +573,8 @@ async function layerScenarios(opts: Options): Promise<number> {
 
     const totalErrors = results.reduce((a, r) => a + r.errors, 0);
     const cpus = os.cpus();
-    const report = {
+    report = {
+      store,
       mode: opts.quick ? 'quick' : 'full',
       date: new Date().toISOString(),
       machine: {
@@ -585,8 +603,7 @@ async function layerScenarios(opts: Options): Promise<number> {
       totalErrors,
       totalSec: Math.round((Date.now() - t0) / 100) / 10,
     };
-    fs.writeFileSync(opts.out, `${JSON.stringify(report, null, 2)}\n`);
-    console.log(`\nwrote ${path.relative(process.cwd(), opts.out)} in ${report.totalSec} s total; ${totalErrors} errors`);
+    console.log(`\n${store}: ${Math.round((Date.now() - t0) / 100) / 10} s total; ${totalErrors} errors`);
     if (totalErrors > 0) exitCode = 1;
   } catch (err) {
     console.error(err instanceof Error ? err.message : err);
@@ -595,7 +612,7 @@ async function layerScenarios(opts: Options): Promise<number> {
     const code = await server.stop();
     if (code !== 0 && code !== null) console.error(`bench server exited with code ${code}`);
   }
-  return exitCode;
+  return { code: exitCode, report };
 }
 
 void main();

@@ -8,6 +8,9 @@
  *   POST /__bench/profile/start, /__bench/profile/stop  V8 CPU profile of this process (.cpuprofile JSON)
  * The comparator listens on its own port because startServer owns the real app's listener.
  *
+ * With BENCH_STORE=neo4j the store is Neo4j instead (bench/neo4j.ts: a new local Neo4j of its own,
+ * or NEO4J_URI, wiped), seeded the same way.
+ *
  * Started by bench/run.ts with fork() and an IPC channel; run alone
  * (`node -r tsx/cjs bench/server.ts`) it prints its URLs as one JSON line and serves until killed.
  */
@@ -23,6 +26,8 @@ import { loadConfig } from '../src/config';
 import { createLogger } from '../src/logger';
 import { startServer } from '../src/server';
 import { SqliteStore } from '../src/store/sqlite/store';
+import type { Store } from '../src/store/types';
+import { benchNeo4j, openStore, wipe, type BenchNeo4j } from './neo4j';
 import { createBareApp } from './bare';
 import { countingStore } from './counting-store';
 import { seed } from './seed';
@@ -33,7 +38,11 @@ const JWT_SECRET = 'bench-secret-that-is-at-least-32-characters-long';
 async function main() {
   const started = Date.now();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'songs-bench-'));
+  const neo4j: BenchNeo4j | null = process.env.BENCH_STORE === 'neo4j' ? await benchNeo4j() : null;
   const config = loadConfig({
+    ...(neo4j
+      ? { STORE: 'neo4j', NEO4J_URI: neo4j.uri, NEO4J_USER: neo4j.user, NEO4J_PASSWORD: neo4j.password, ...(neo4j.database ? { NEO4J_DATABASE: neo4j.database } : {}) }
+      : {}),
     PORT: '0',
     HOST: '127.0.0.1',
     SQLITE_PATH: path.join(dir, 'bench.db'),
@@ -53,9 +62,15 @@ async function main() {
     ...Object.fromEntries(Object.entries(process.env).filter(([name]) => name.startsWith('RATE_LIMIT') || name === 'TRUST_PROXY')),
   });
 
-  const sqlite = new SqliteStore(config.sqlitePath);
-  const seeded = await seed(sqlite);
-  const counting = countingStore(sqlite);
+  let db: Store;
+  if (neo4j) {
+    await wipe(neo4j);
+    db = await openStore(neo4j);
+  } else {
+    db = new SqliteStore(config.sqlitePath);
+  }
+  const seeded = await seed(db);
+  const counting = countingStore(db);
   const logTo = config.logLevel === 'silent' ? undefined : pino.destination({ dest: '/dev/null', sync: true });
   const server = await startServer(config, createLogger(config.logLevel, logTo), counting.store);
 
@@ -111,6 +126,7 @@ async function main() {
     // Drop the load generator's keep-alive sockets rather than wait out the 65 s idle timeout.
     const closed = server.close();
     await closed;
+    await neo4j?.stop();
     fs.rmSync(dir, { recursive: true, force: true });
     // A normal exit, so that --cpu-prof writes its profile.
     process.exit(code);

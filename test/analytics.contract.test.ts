@@ -15,13 +15,13 @@ import { SERVICE_TYPES } from '../src/domain/analytics/window';
 import type { ServiceType, SongUsageSort, TimelineBucket } from '../src/generated/graphql';
 import type { AnalyticsWindow, SongUsageQuery } from '../src/store/analytics-types';
 import { ANALYTICS_CYPHER } from '../src/store/neo4j/analytics-statements';
-import type { Driver } from 'neo4j-driver';
+import neo4j, { type Driver } from 'neo4j-driver';
 import { createNeo4jDriver } from '../src/store/neo4j/driver';
 import { migrateNeo4j } from '../src/store/neo4j/migrations';
 import { MAINTENANCE_CYPHER } from '../src/store/neo4j/statements';
 import { Neo4jStore } from '../src/store/neo4j/store';
 import { SqliteStore } from '../src/store/sqlite/store';
-import type { Store } from '../src/store/types';
+import type { Snapshot, Store } from '../src/store/types';
 import { generateHistory } from './helpers/analytics-history';
 import { Reference } from './helpers/analytics-reference';
 
@@ -334,6 +334,65 @@ if (neo4jUri) {
       expect(Object.entries(ANALYTICS_CYPHER).filter(([, text]) => !ran.has(text)).map(([name]) => name)).toEqual([]);
     });
 
+    it("a one-year usage report reads that year's links, not the history's (PROFILE db hits, 2 vs 30 years)", async () => {
+      // The same density every year, so the last year holds the same links in both histories. The
+      // statement's db hits must not follow the history: on the real server it once scanned the
+      // whole PERFORMED_IN(date) index, and asked every song whether it had a link in the window
+      // (through the same index, per song) even when never-sung songs were not wanted.
+      // Never-sung songs left out, as in the reports' default; with them the server may still test
+      // each song through a seek of the window, which follows the catalogue, not the history.
+      const hits = async (years: number, includeUnsung: boolean) => {
+        const store = await harness.fresh();
+        await store.importSnapshot(evenHistory(years));
+        const y = 2000 + years - 1;
+        const { summary } = await driver.executeQuery(
+          `PROFILE ${ANALYTICS_CYPHER.songUsage}`,
+          {
+            from: neo4j.int(Date.UTC(y, 0, 1)),
+            to: neo4j.int(Date.UTC(y + 1, 0, 1) - 1),
+            serviceTypes: [...SERVICE_TYPES],
+            includeUnsung,
+            lastBefore: null,
+            firstFrom: null,
+            firstTo: null,
+            offset: neo4j.int(0),
+            limit: neo4j.int(1000),
+            sort: 'TIMES_SUNG',
+          },
+          { database },
+        );
+        type Plan = { dbHits: number; children: Plan[] };
+        const total = (plan: Plan): number => plan.dbHits + plan.children.reduce((sum, c) => sum + total(c), 0);
+        return total(summary.profile as unknown as Plan);
+      };
+      const short = await hits(2, false);
+      const long = await hits(30, false);
+      expect({ short, long, grewAtMost1_5x: long / short <= 1.5 }).toEqual({ short, long, grewAtMost1_5x: true });
+    }, 180_000);
+
+    it('songs sung with a song, all time, read that song\'s setlists, not every link once per song (PROFILE db hits)', async () => {
+      // With the widest window as bounds, the server once sought every link of the store through
+      // performed_in_date for the song, then again for each song sung with it: 216,033 db hits
+      // on 28,176 links here. Reading the song's own links and the others' maintained counts costs
+      // a few hits per link of its setlists.
+      const store = await harness.fresh();
+      await store.importSnapshot(evenHistory(30));
+      const sent: { q: string; p?: Record<string, unknown> }[] = [];
+      const recording = new Neo4jStore(recordingStatements(driver, new Set(), sent), { database });
+      const answer = await recording.songsSungWith(1, { from: null, to: null, serviceTypes: [...SERVICE_TYPES] }, 20);
+      expect(answer.length).toBeGreaterThan(0);
+      const { q, p } = sent.at(-1)!;
+      const { summary } = await driver.executeQuery(`PROFILE ${q}`, p, { database });
+      type Plan = { dbHits: number; children: Plan[] };
+      const total = (plan: Plan): number => plan.dbHits + plan.children.reduce((sum, c) => sum + total(c), 0);
+      const links = evenHistory(30).links.length;
+      expect({ links, dbHits: total(summary.profile as unknown as Plan), fewerThanLinks: total(summary.profile as unknown as Plan) < links }).toEqual({
+        links,
+        dbHits: expect.any(Number),
+        fewerThanLinks: true,
+      });
+    }, 120_000);
+
     it('the startup migration fills the usage of songs written before it was maintained', async () => {
       const store = await harness.fresh();
       await generateHistory(store, { seed: 7, zone: ZONE, songs: 15, start: '2024-01-07', weeks: 10, unsung: 2 });
@@ -358,13 +417,16 @@ if (neo4jUri) {
   });
 }
 
-/** A driver whose sessions note the text of every statement run, then run it on `driver`. */
-function recordingStatements(driver: Driver, ran: Set<string>): Driver {
+/**
+ * A driver whose sessions note the text of every statement run (and, given `sent`, the statement
+ * with its parameters), then run it on `driver`.
+ */
+function recordingStatements(driver: Driver, ran: Set<string>, sent?: { q: string; p?: Record<string, unknown> }[]): Driver {
   type Tx = { run(q: string, p?: Record<string, unknown>): unknown };
   type Session = { executeRead: Execute; executeWrite: Execute; close(): Promise<void> };
   type Execute = (work: (tx: Tx) => unknown, config?: unknown) => Promise<unknown>;
   const noting = (execute: Execute): Execute => (work, config) =>
-    execute((tx) => work({ run: (q, p) => (ran.add(q), tx.run(q, p)) }), config);
+    execute((tx) => work({ run: (q, p) => (ran.add(q), sent?.push({ q, p }), tx.run(q, p)) }), config);
   return new Proxy(driver, {
     get(target, prop) {
       if (prop === 'session') {
@@ -706,3 +768,27 @@ describe('SQLite timeline periods and SERVICE_TIME_ZONE', () => {
     return store.close();
   });
 });
+
+/**
+ * 30 songs (and 2 never sung), from 1 January 2000 three services a week for `years` years, each
+ * with 6 distinct songs: the same number of links in every year.
+ */
+function evenHistory(years: number): Snapshot {
+  const start = Date.UTC(2000, 0, 1);
+  const step = (7 * 86_400_000) / 3;
+  const count = Math.floor((Date.UTC(2000 + years, 0, 1) - start) / step);
+  const services = Array.from({ length: count }, (_, i) => ({ id: i + 1, date: start + i * step, serviceType: SERVICE_TYPES[i % 3] }));
+  const links: Snapshot['links'] = [];
+  for (const v of services) {
+    for (let k = 0; k < 6; k++) links.push({ serviceId: v.id, songId: ((v.id * 7 + k * 5) % 30) + 1, position: k + 1, seq: links.length + 1 });
+  }
+  return {
+    format: 'worship-records-snapshot',
+    version: 1,
+    songs: Array.from({ length: 32 }, (_, i) => ({ id: i + 1, name: `Song ${i + 1}`, artists: [] })),
+    services,
+    links,
+    users: [],
+    sequences: { song: 32, service: count, user: 0, link: links.length },
+  };
+}

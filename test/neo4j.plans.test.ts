@@ -154,6 +154,9 @@ const EXPECTED: Record<string, Expected> = {
   usageOfSongsAllTime: byIds('song_id'),
   // The song's unique seek, its services, their other songs; ranked by count (a Top-K).
   songsSungWith: { reads: ['song_id'], sorts: ['Top(song_id)'] },
+  // All time: the song's unique seek and its own links; the others' totals are their maintained
+  // usage properties (no pass over their links), ranked by count (a Top-K).
+  songsSungWithAllTime: { reads: ['song_id'], sorts: ['Top(song_id)'] },
   serviceSpan: { reads: ['service_type'] },
   // Each bucket: one relationship range seek on the links' dates (buckets put in order first).
   usageTimeline: { reads: ['performed_in_date'], sorts: ['Sort(rows)'] },

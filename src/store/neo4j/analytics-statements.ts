@@ -185,16 +185,25 @@ ${RETURN_MAINTAINED}`;
 }
 
 export const ANALYTICS_CYPHER = {
-  /** Usage report, rotation ($lastBefore) and new songs ($firstFrom/$firstTo). */
+  /**
+   * Usage report, rotation ($lastBefore) and new songs ($firstFrom/$firstTo). Never-sung songs are
+   * read only when asked: the empty UNWIND ends that branch before any song is read. Written as
+   * `WHERE $includeUnsung AND NOT EXISTS {...}`, the server tested every song first, each through
+   * a seek of the whole window. USING INDEX SEEK holds the window's links to a seek of performed_in_date:
+   * the planner otherwise chose, in some runs, to scan that whole index and filter it. Either way a
+   * one-year report's db hits grew with the history (test/analytics.contract.test.ts).
+   */
   songUsage: `
 CALL () {
   MATCH (s:Song)-[r:PERFORMED_IN]->(v:Service)
+  USING INDEX SEEK r:PERFORMED_IN(date)
   WHERE ${IN_WINDOW('r')}
   WITH s, r, ${ENDS}
   RETURN s, ${STATS}
   UNION ALL
+  UNWIND CASE WHEN $includeUnsung THEN [true] ELSE [] END AS unsungAsked
   MATCH (s:Song)
-  WHERE $includeUnsung AND NOT EXISTS { MATCH (s)-[r:PERFORMED_IN]->() WHERE ${IN_WINDOW('r')} }
+  WHERE NOT EXISTS { MATCH (s)-[r:PERFORMED_IN]->() WHERE ${IN_WINDOW('r')} }
   RETURN s, 0 AS times, null AS first, null AS last, 0 AS openers, 0 AS closers,
     0 AS sunAm, null AS sunAmLast, 0 AS sunPm, null AS sunPmLast, 0 AS wed, null AS wedLast
 }
@@ -244,6 +253,27 @@ WHERE other <> me
 WITH size(mine) AS a, other, count(v) AS together
 WITH other, together,
   toFloat(together) / (a + COUNT { MATCH (other)-[q:PERFORMED_IN]->() WHERE ${IN_WINDOW('q')} } - together) AS jaccard
+RETURN other.id AS id, other.name AS name, other.artists AS artists, together, jaccard
+ORDER BY together DESC, jaccard DESC, id
+LIMIT $limit`,
+
+  /**
+   * All time (no bounds): the same answer as songsSungWith from the song's own links, read from
+   * the song (its unique id, then its links: no window to seek) and the others' maintained counts
+   * of the asked types. With the widest window, songsSungWith's window predicates led the server
+   * to seek every link of the store through performed_in_date, for the song and again for every
+   * song sung with it (db hits: songs x links; the 100y history's most sung song timed out at 15 s).
+   */
+  songsSungWithAllTime: `
+MATCH (me:Song {id: $songId})-[r:PERFORMED_IN]->(v:Service)
+WHERE r.serviceType IN $serviceTypes
+WITH me, collect(v) AS mine
+UNWIND mine AS v
+MATCH (other:Song)-[:PERFORMED_IN]->(v)
+WHERE other <> me
+WITH size(mine) AS a, other, count(v) AS together
+WITH other, together,
+  toFloat(together) / (a + ${USAGE_TYPES.map(([type, p]) => `CASE WHEN '${type}' IN $serviceTypes THEN coalesce(other.${p}Times, 0) ELSE 0 END`).join(' + ')} - together) AS jaccard
 RETURN other.id AS id, other.name AS name, other.artists AS artists, together, jaccard
 ORDER BY together DESC, jaccard DESC, id
 LIMIT $limit`,
@@ -354,6 +384,7 @@ export const ANALYTICS_PARAMS = {
   usageOfSongs: { ...WINDOW, ids: 'LIST<INTEGER>' },
   usageOfSongsAllTime: { serviceTypes: 'LIST<STRING>', ids: 'LIST<INTEGER>' },
   songsSungWith: { ...WINDOW, songId: 'INTEGER', limit: 'INTEGER' },
+  songsSungWithAllTime: { serviceTypes: 'LIST<STRING>', songId: 'INTEGER', limit: 'INTEGER' },
   serviceSpan: { serviceTypes: 'LIST<STRING>' },
   usageTimeline: {
     buckets: { rows: { startMs: 'INTEGER', endMs: 'INTEGER' } },

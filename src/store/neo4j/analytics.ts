@@ -95,7 +95,10 @@ export class Neo4jAnalytics implements AnalyticsStore {
   }
 
   async songsSungWith(songId: number, window: AnalyticsWindow, limit: number) {
-    const rows = await this.run('songsSungWith', { ...windowParams(window), songId: toInt(songId), limit: toInt(limit) });
+    const common = { songId: toInt(songId), limit: toInt(limit) };
+    const rows = isAllTime(window)
+      ? await this.run('songsSungWithAllTime', { serviceTypes: [...window.serviceTypes], ...common })
+      : await this.run('songsSungWith', { ...windowParams(window), ...common });
     return rows.map((r) => ({
       song: toSong(r),
       together: fromInt(r.get('together'), 'together'),
