@@ -23,9 +23,7 @@ import type { AnalyticsWindow, SongUsageQuery } from '../src/store/analytics-typ
 import { Neo4jStore, usageChangedBy } from '../src/store/neo4j/store';
 import { Reference } from './helpers/analytics-reference';
 import type { Driver } from 'neo4j-driver';
-import { createNeo4jDriver } from '../src/store/neo4j/driver';
-import { migrateNeo4j } from '../src/store/neo4j/migrations';
-import { neo4jTarget, wipeNeo4j } from './helpers/neo4j';
+import { neo4jTarget, suiteNeo4j } from './helpers/neo4j';
 import { recordingDriver, type SentStatement } from './helpers/recording-driver';
 
 const SONGS = 6;
@@ -156,24 +154,10 @@ const target = neo4jTarget();
 const SKIPPED = 'Neo4j maintained-usage tests on a server SKIPPED: NEO4J_URI is not set (npm run test:neo4j starts one)';
 if (!target) console.warn(SKIPPED);
 const onServer = target ? it : it.skip;
-let real: Driver;
-/** A store on the emptied database; its close leaves the shared driver open. */
-async function fresh(driver: Driver = real): Promise<Neo4jStore> {
-  await wipeNeo4j(real, target!.database);
-  return Object.assign(new Neo4jStore(driver, { database: target!.database }), { close: async () => undefined });
-}
 
 describe('Neo4j maintained song usage', () => {
-  if (target) {
-    beforeAll(async () => {
-      real = createNeo4jDriver(target);
-      await migrateNeo4j(real, target.database);
-    }, 120_000);
-    afterAll(async () => {
-      await wipeNeo4j(real, target.database);
-      await real.close();
-    });
-  }
+  const server = target ? suiteNeo4j(target) : undefined;
+  const fresh = (driver?: Driver) => server!.fresh(driver);
 
   it('usageChangedBy: songs linked or unlinked, and those that start or stop opening or closing', () => {
     expect(usageChangedBy([1, 2, 3], [1, 2, 3])).toEqual([]);
@@ -196,7 +180,7 @@ describe('Neo4j maintained song usage', () => {
   onServer('stays exact after any sequence of writes, each write taking its locks in order', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(op, { maxLength: 14 }), async (ops) => {
-        const driver = recordingDriver(real);
+        const driver = recordingDriver(server!.driver());
         const store = await fresh(driver);
         for (let i = 1; i <= SONGS; i++) await store.createSong({ name: `s${i % 4}`, artists: [i % 2 ? 'Amy' : 'amy '] });
         for (let i = 1; i <= SERVICES; i++) {

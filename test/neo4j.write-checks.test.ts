@@ -10,9 +10,7 @@
 import neo4j, { type Driver } from 'neo4j-driver';
 import { CYPHER } from '../src/store/neo4j/statements';
 import { Neo4jStore } from '../src/store/neo4j/store';
-import { createNeo4jDriver } from '../src/store/neo4j/driver';
-import { migrateNeo4j } from '../src/store/neo4j/migrations';
-import { neo4jTarget, wipeNeo4j } from './helpers/neo4j';
+import { neo4jTarget, suiteNeo4j } from './helpers/neo4j';
 
 type Tx = { run(q: string, p?: Record<string, unknown>): Promise<unknown> };
 
@@ -44,13 +42,12 @@ function interfering(inner: Driver, statement: string, sneak: (tx: Tx) => Promis
 
 const target = neo4jTarget();
 const SKIPPED = 'Neo4j write-check suite SKIPPED: NEO4J_URI is not set (npm run test:neo4j starts one)';
-let real: Driver;
+const server = target ? suiteNeo4j(target) : undefined;
 const options = () => ({ database: target!.database });
 
 /** Songs a, b, c, d (ids 1-4) and service 1 with setlist [a, b, c], on an emptied database. */
 async function seeded() {
-  await wipeNeo4j(real, target!.database);
-  const plain = new Neo4jStore(real, options());
+  const plain = await server!.fresh();
   for (const name of ['a', 'b', 'c', 'd']) await plain.createSong({ name, artists: [] });
   await plain.createService({ date: 0, serviceType: 'WED' });
   await plain.replaceSetlist(1, [1, 2, 3]);
@@ -58,24 +55,13 @@ async function seeded() {
 }
 
 const maybe = target ? test : test.skip;
-if (target) {
-  beforeAll(async () => {
-    real = createNeo4jDriver(target);
-    await migrateNeo4j(real, target.database);
-  }, 120_000);
-  afterAll(async () => {
-    await wipeNeo4j(real, target.database);
-    await real.close();
-  });
-} else {
-  console.warn(SKIPPED);
-}
+if (!target) console.warn(SKIPPED);
 
 const order = async (store: Neo4jStore) => (await store.setlistsForServices([1]))[0].items.map((s) => s.name);
 
 maybe("linkSong answers 'no-song' and rolls back its moves when the link statement writes nothing", async () => {
   const { plain } = await seeded();
-  const store = new Neo4jStore(interfering(real, CYPHER.createLinks, (tx) => tx.run(CYPHER.deleteSong, { id: neo4j.int(4) })), options());
+  const store = new Neo4jStore(interfering(server!.driver(), CYPHER.createLinks, (tx) => tx.run(CYPHER.deleteSong, { id: neo4j.int(4) })), options());
   expect(await store.linkSong(1, 4, 1)).toBe('no-song');
   // The moves of a, b, c written before the failed link are gone, and so is the sneaked delete.
   const snapshot = await plain.exportSnapshot();
@@ -91,7 +77,7 @@ maybe("linkSong answers 'no-song' and rolls back its moves when the link stateme
 maybe("unlinkSong answers 'not-linked' when its delete removes nothing", async () => {
   const { plain } = await seeded();
   const store = new Neo4jStore(
-    interfering(real, CYPHER.unlinkSong, (tx) => tx.run(CYPHER.unlinkSong, { serviceId: neo4j.int(1), songId: neo4j.int(2) })),
+    interfering(server!.driver(), CYPHER.unlinkSong, (tx) => tx.run(CYPHER.unlinkSong, { serviceId: neo4j.int(1), songId: neo4j.int(2) })),
     options(),
   );
   expect(await store.unlinkSong(1, 2)).toBe('not-linked');
@@ -101,7 +87,7 @@ maybe("unlinkSong answers 'not-linked' when its delete removes nothing", async (
 maybe('replaceSetlist fails and changes nothing when it removes other links than it read', async () => {
   const { plain } = await seeded();
   const store = new Neo4jStore(
-    interfering(real, CYPHER.clearSetlist, (tx) => tx.run(CYPHER.unlinkSong, { serviceId: neo4j.int(1), songId: neo4j.int(3) })),
+    interfering(server!.driver(), CYPHER.clearSetlist, (tx) => tx.run(CYPHER.unlinkSong, { serviceId: neo4j.int(1), songId: neo4j.int(3) })),
     options(),
   );
   await expect(store.replaceSetlist(1, [4])).rejects.toThrow(/clearSetlist wrote 2 where 3 were meant; rolled back/);

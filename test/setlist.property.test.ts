@@ -7,13 +7,9 @@
  * fewer runs are tried there (each write is a server round trip).
  */
 import fc from 'fast-check';
-import { Neo4jStore } from '../src/store/neo4j/store';
 import { SqliteStore } from '../src/store/sqlite/store';
 import type { Store } from '../src/store/types';
-import type { Driver } from 'neo4j-driver';
-import { createNeo4jDriver } from '../src/store/neo4j/driver';
-import { migrateNeo4j } from '../src/store/neo4j/migrations';
-import { neo4jTarget, wipeNeo4j } from './helpers/neo4j';
+import { neo4jTarget, suiteNeo4j } from './helpers/neo4j';
 
 type Op =
   | { kind: 'link'; song: number; position?: number }
@@ -54,21 +50,9 @@ const stores: [string, Make, number][] = [['SQLite', async () => new SqliteStore
 
 const target = neo4jTarget();
 if (target) {
-  let driver: Driver;
-  beforeAll(async () => {
-    driver = createNeo4jDriver(target);
-    await migrateNeo4j(driver, target.database);
-  }, 120_000);
-  afterAll(async () => {
-    await wipeNeo4j(driver, target.database);
-    await driver.close();
-  });
   // One driver for every run, as in the service: the store's close must not close it.
-  const fresh: Make = async () => {
-    await wipeNeo4j(driver, target.database);
-    return Object.assign(new Neo4jStore(driver, { database: target.database }), { close: async () => undefined });
-  };
-  stores.push([`Neo4j (${target.uri})`, fresh, 100]);
+  const { fresh } = suiteNeo4j(target);
+  stores.push([`Neo4j (${target.uri})`, () => fresh(), 100]);
 } else {
   const skipped = 'Neo4j setlist property SKIPPED: NEO4J_URI is not set (npm run test:neo4j starts one)';
   console.warn(skipped);

@@ -8,7 +8,9 @@
  */
 import neo4j, { type Driver } from 'neo4j-driver';
 import { startLocalNeo4j, type LocalNeo4j } from '../../scripts/neo4j-local';
-import type { Neo4jOptions } from '../../src/store/neo4j/driver';
+import { createNeo4jDriver, type Neo4jOptions } from '../../src/store/neo4j/driver';
+import { migrateNeo4j } from '../../src/store/neo4j/migrations';
+import { Neo4jStore } from '../../src/store/neo4j/store';
 import { MAINTENANCE_CYPHER } from '../../src/store/neo4j/statements';
 
 /** The server of this run, or null when no NEO4J_URI is set (the Neo4j blocks then skip). */
@@ -31,6 +33,34 @@ export async function wipeNeo4j(driver: Driver, database?: string): Promise<void
   } finally {
     await session.close();
   }
+}
+
+/**
+ * One migrated driver for a suite's tests on the real server, opened in beforeAll and closed (the
+ * database emptied) in afterAll, as the service holds one driver. `fresh` empties the database and
+ * opens a store on it (over `over`, a wrapper of the driver, if given) whose close leaves the
+ * shared driver open.
+ */
+export function suiteNeo4j(target: Neo4jOptions) {
+  let opened: Driver | undefined;
+  beforeAll(async () => {
+    opened = createNeo4jDriver(target);
+    await migrateNeo4j(opened, target.database);
+  }, 120_000);
+  afterAll(async () => {
+    if (!opened) return;
+    await wipeNeo4j(opened, target.database);
+    await opened.close();
+  });
+  const driver = (): Driver => {
+    if (!opened) throw new Error("the suite's Neo4j driver opens in beforeAll");
+    return opened;
+  };
+  const fresh = async (over: Driver = driver()): Promise<Neo4jStore> => {
+    await wipeNeo4j(driver(), target.database);
+    return Object.assign(new Neo4jStore(over, { database: target.database }), { close: async () => undefined });
+  };
+  return { driver, fresh };
 }
 
 // globalSetup and globalTeardown share only globals (jest may load their modules apart).
