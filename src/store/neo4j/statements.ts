@@ -366,15 +366,17 @@ RETURN i, COUNT { (v)<-[:PERFORMED_IN]-() } AS total`,
    * seek on performed_in_song (the links' copies of their song's id, then date and service id),
    * which returns the song's links already in page order, so SKIP/LIMIT stop after the page and
    * no link outside it is read past the type filter. The `IS NOT NULL` predicates let the planner
-   * use the composite index for the order (every link carries both); the type filter stays a
-   * Filter above the ordered seek.
+   * use the composite index for the order (every link carries both), and the ORDER BY names the
+   * whole index key: `r.songId` is one value per subquery, so the order is (date, service id), but
+   * without it EXPLAIN showed a Top over every link of the song. The type filter stays a Filter
+   * above the ordered seek.
    */
   servicesForSongs: `${byIndex('$ids', 'songId')}
 CALL (songId) {
   MATCH ()-[r:PERFORMED_IN]->(v:Service)
   WHERE r.songId = songId AND r.date IS NOT NULL AND r.serviceId IS NOT NULL AND r.serviceType IN $serviceTypes
   WITH r, v
-  ORDER BY r.date, r.serviceId
+  ORDER BY r.songId, r.date, r.serviceId
   SKIP $offset LIMIT $limit
   RETURN v
 }
