@@ -277,6 +277,8 @@ CREATE (a:Song {id: 1, name: 'A', artists: []}), (b:Song {id: 2, name: 'B', arti
     await wipeNeo4j(driver, database);
     await q('DROP INDEX performed_in_song IF EXISTS');
     await q(OLD_GRAPH);
+    // The links as the previous release left them: with their service's date and type copied.
+    await q(BATCHED_DATA_CYPHER.linkCopies, { after: neo4j.int(-1) });
     // Every other step as the previous release recorded it: only the new ones are left.
     for (const name of ALL.filter((n) => !NEW.includes(n))) await q(M.recordStep, { name });
     const { ran } = await migrateNeo4j(driver, database);
