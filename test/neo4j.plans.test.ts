@@ -126,12 +126,15 @@ const EXPECTED: Record<string, Expected> = {
   countServicesOfTypes: { reads: ['service_type'] },
   servicesInRange: { reads: ['service_date'] },
   countInRange: { reads: ['service_date'] },
-  // Relation pages: each parent's unique seek, its links expanded and cut to the page by a Top-K
-  // inside the per-parent subquery (Neo4j has no index of a node's links in property order);
-  // the asked ids are sorted (Sort(rows): $ids only) and the pages' rows ordered after them.
+  // Relation pages: a setlist (short by nature) is its service's unique seek, its links expanded
+  // and cut to the page by a Top-K inside the per-parent subquery (Neo4j has no index of a node's
+  // links in property order); the asked ids are sorted (Sort(rows): $ids only) and the pages' rows
+  // ordered after them. A song's page (possibly hundreds of links) is a seek on the links' copies
+  // of (song id, date, service id) in index order, cut after the page: no Sort or Top of links;
+  // the one Sort is of the asked ids ($ids only), the pages' rows following in index order.
   setlists: { reads: ['service_id'], sorts: ['Sort(rows)', 'Top(service_id)'] },
   setlistCounts: { reads: ['service_id'] },
-  servicesForSongs: { reads: ['song_id'], sorts: ['Sort(song_id)', 'Top(song_id)'] },
+  servicesForSongs: { reads: ['performed_in_song'], sorts: ['Sort(rows)'] },
   servicesForSongsCounts: { reads: ['song_id'] },
   songsByIds: byIds('song_id'),
   songsLicensing: byIds('song_id'),

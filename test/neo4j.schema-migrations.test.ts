@@ -118,6 +118,19 @@ test('the search index with CCLI numbers is created, waited for, and only then r
   expect(CYPHER.countSearch).toContain("queryNodes('song_search_ccli'");
 });
 
+test("a song's page index is created and waited for, and every link's song and service ids are filled after it", async () => {
+  const { driver, queries } = fakeDriver();
+  await migrateNeo4j(driver);
+  const ran = queries();
+  const at = (pattern: RegExp) => ran.findIndex((q) => pattern.test(q));
+  const created = at(/CREATE RANGE INDEX performed_in_song IF NOT EXISTS FOR \(\)-\[r:PERFORMED_IN\]-\(\) ON \(r\.songId, r\.date, r\.serviceId\)/);
+  const online = at(/CALL db\.awaitIndex\('performed_in_song', \d+\)/);
+  const filled = ran.indexOf(BATCHED_DATA_CYPHER.linkIds);
+  expect(created).toBeGreaterThanOrEqual(0);
+  expect(online).toBeGreaterThan(created);
+  expect(filled).toBeGreaterThan(online);
+});
+
 test('a batched step runs one transaction per batch, each from the last id before it, until one handles fewer', async () => {
   const { driver, ran } = fakeDriver({ batches: { songUsage: [DATA_BATCH, DATA_BATCH, 3] } });
   await migrateNeo4j(driver);
@@ -258,6 +271,45 @@ CREATE (a:Song {id: 1, name: 'A', artists: []}), (b:Song {id: 2, name: 'B', arti
     expect(await store.exportSnapshot()).toEqual(before);
   }, 60_000);
 
+  it("a database written before the song page index gains its links' song and service ids and the index", async () => {
+    const NEW = ['schema.performedInSong', 'schema.performedInSongOnline', 'data.linkIds'];
+    await migrateNeo4j(driver, database);
+    await wipeNeo4j(driver, database);
+    await q('DROP INDEX performed_in_song IF EXISTS');
+    await q(OLD_GRAPH);
+    // The links as the previous release left them: with their service's date and type copied.
+    await q(BATCHED_DATA_CYPHER.linkCopies, { after: neo4j.int(-1) });
+    // Every other step as the previous release recorded it: only the new ones are left.
+    for (const name of ALL.filter((n) => !NEW.includes(n))) await q(M.recordStep, { name });
+    const { ran } = await migrateNeo4j(driver, database);
+    expect(ran).toEqual(NEW);
+
+    const links = await q(`MATCH (s:Song)-[r:PERFORMED_IN]->(v:Service)
+      RETURN s.id = r.songId AND v.id = r.serviceId AS copied ORDER BY r.seq`);
+    expect(links.records.map((r) => r.get('copied'))).toEqual([true, true, true, true]);
+    const index = await q(`SHOW INDEXES YIELD name, type, entityType, labelsOrTypes, properties, state
+      WHERE name = 'performed_in_song' RETURN type, entityType, labelsOrTypes, properties, state`);
+    expect(index.records.map((r) => r.toObject())).toEqual([
+      { type: 'RANGE', entityType: 'RELATIONSHIP', labelsOrTypes: ['PERFORMED_IN'], properties: ['songId', 'date', 'serviceId'], state: 'ONLINE' },
+    ]);
+    // The page reads the copies: song C's services in date order, song B's only one.
+    const page = await q(CYPHER.servicesForSongs, {
+      ids: [3, 2, 1].map((n) => neo4j.int(n)),
+      serviceTypes: ['SUN_AM', 'SUN_PM', 'WED'],
+      offset: neo4j.int(0),
+      limit: neo4j.int(20),
+    });
+    expect(page.records.map((r) => [r.get('i'), r.get('id')].map((n) => neo4j.integer.toNumber(n)))).toEqual([
+      [0, 1],
+      [0, 2],
+      [1, 1],
+      [2, 1],
+    ]);
+    // A second run writes nothing.
+    const again = await q(BATCHED_DATA_CYPHER.linkIds, { after: neo4j.int(-1) });
+    expect(again.summary.counters.updates().propertiesSet).toBe(2 * 2);
+  }, 60_000);
+
   it('two instances migrating an empty database at the same moment: each step runs once, both succeed', async () => {
     await empty();
     const [a, b] = await Promise.all([
@@ -304,7 +356,7 @@ CREATE (a:Song {id: 1, name: 'A', artists: []}), (b:Song {id: 2, name: 'B', arti
     expect(Date.now() - started).toBeGreaterThanOrEqual(1_000);
   }, 60_000);
 
-  it.each(['data.linkCopies', 'data.renumberSetlists'])('%s takes the service lock a setlist writer holds, and waits for it', async (step) => {
+  it.each(['data.linkCopies', 'data.renumberSetlists', 'data.linkIds'])('%s takes the service lock a setlist writer holds, and waits for it', async (step) => {
     await wipeNeo4j(driver, database);
     await q(OLD_GRAPH);
     // Only this step is left to run.
@@ -329,10 +381,13 @@ CREATE (a:Song {id: 1, name: 'A', artists: []}), (b:Song {id: 2, name: 'B', arti
     await session.close();
     expect((await migrating).ran).toEqual([step]);
     const links = await q(`MATCH (s:Song)-[r:PERFORMED_IN]->(:Service {id: 1})
-      RETURN s.id AS song, r.position AS place, r.date AS date ORDER BY place`);
+      RETURN s.id AS song, r.position AS place, r.date AS date, r.songId AS songId ORDER BY place`);
     const rows = links.records.map((r) => [neo4j.integer.toNumber(r.get('song')), neo4j.integer.toNumber(r.get('place')), r.get('date')]);
     if (step === 'data.renumberSetlists') expect(rows.map(([song, place]) => [song, place])).toEqual([[3, 1], [1, 2], [2, 3]]);
-    else expect(rows.map(([song, place, date]) => [song, place, date && neo4j.integer.toNumber(date)])).toEqual([[3, 2], [1, 5], [2, 9]].map(([song, place]) => [song, place, 1000]));
+    else if (step === 'data.linkIds') {
+      const copies = links.records.map((r) => [neo4j.integer.toNumber(r.get('song')), neo4j.integer.toNumber(r.get('place')), r.get('songId')]);
+      expect(copies.map(([song, place, songId]) => [song, place, songId && neo4j.integer.toNumber(songId)])).toEqual([[3, 2, 3], [1, 5, 1], [2, 9, 2]]);
+    } else expect(rows.map(([song, place, date]) => [song, place, date && neo4j.integer.toNumber(date)])).toEqual([[3, 2], [1, 5], [2, 9]].map(([song, place]) => [song, place, 1000]));
   }, 60_000);
 
   it('awaitMigrated (MIGRATE_ON_START=false) returns once another instance has migrated', async () => {

@@ -55,6 +55,14 @@ export const SCHEMA_CYPHER = {
   // index delivers them sorted, so a page reads $offset + $limit of them instead of sorting all
   // of them (EXPLAIN showed a Top over every never-sung song with song_usage_times alone).
   songUsageTimesId: 'CREATE RANGE INDEX song_usage_times_id IF NOT EXISTS FOR (s:Song) ON (s.usageTimes, s.id)',
+  // A song's page of services (servicesForSongs): with equality on the link's copy of its song's
+  // id, a seek returns the song's links in (date, service id) order, so SKIP/LIMIT stop after the
+  // page instead of expanding and sorting every link of a popular song. Neo4j has no index of a
+  // node's relationships in property order, hence the copies (filled by data.linkIds). Awaited
+  // online so the first page read after the start uses it.
+  performedInSong:
+    'CREATE RANGE INDEX performed_in_song IF NOT EXISTS FOR ()-[r:PERFORMED_IN]-() ON (r.songId, r.date, r.serviceId)',
+  performedInSongOnline: "CALL db.awaitIndex('performed_in_song', 300)",
 } as const;
 
 /** Rows (services, songs) per transaction of a batched data change. */
@@ -83,6 +91,10 @@ export const DATA_BATCH = 1000;
  * taking each song's lock before reading its links, so a writer running beside the migration
  * cannot be missed). Songs written since carry them (createSong and importSongs set zeros, every
  * link write refreshes), so `usageTimes IS NULL` finds only old songs.
+ *
+ * `linkIds` copies the song's and the service's ids onto links written before the
+ * performed_in_song index (r.songId, r.serviceId): links are never moved to another song or
+ * service, so the copies never change once set. Like `linkCopies`, each service's lock first.
  */
 export const BATCHED_DATA_CYPHER = {
   linkCopies: `
@@ -128,6 +140,21 @@ ORDER BY s.id
 LIMIT ${DATA_BATCH}
 ${REFRESH_USAGE}
 RETURN count(s) AS rows, max(s.id) AS last`,
+  linkIds: `
+MATCH (v:Service)
+WHERE v.id > $after
+WITH v
+ORDER BY v.id
+LIMIT ${DATA_BATCH}
+SET v._lock = true
+REMOVE v._lock
+WITH v
+CALL (v) {
+  MATCH (s:Song)-[r:PERFORMED_IN]->(v)
+  WHERE r.songId IS NULL OR r.serviceId IS NULL
+  SET r.songId = s.id, r.serviceId = v.id
+}
+RETURN count(v) AS rows, max(v.id) AS last`,
 } as const;
 
 /** The one migration lock of a database. */
@@ -192,6 +219,7 @@ export const BATCHED_DATA_PARAMS = {
   linkCopies: { after: 'INTEGER' },
   renumberSetlists: { after: 'INTEGER' },
   songUsage: { after: 'INTEGER' },
+  linkIds: { after: 'INTEGER' },
 } as const satisfies Record<keyof typeof BATCHED_DATA_CYPHER, ParamDecl>;
 
 interface Step {

@@ -4,7 +4,9 @@
  * Graph model:
  *   (:Song {id, name, artists, ccliNumber?, copyright?, <usage properties>})-[:BY]->(:Artist {key})
  *   (ccliNumber and copyright, the song's licensing details, are absent when not recorded)
- *   (:Song)-[:PERFORMED_IN {position, seq}]->(:Service {id, date, serviceType})
+ *   (:Song)-[:PERFORMED_IN {position, seq, date, serviceType, songId, serviceId}]->(:Service {id, date, serviceType})
+ *   (a link's date and serviceType copy its service's, kept in step by COPY_TO_LINKS; songId and
+ *   serviceId copy its ends' ids, set when it is created and never changed: links never move)
  *   (:User {id, username, usernameKey, passwordHash, role, tokenVersion})
  *   (:Sequence {name, value})   one per record kind: the highest id ever issued
  *
@@ -54,7 +56,7 @@
  * delete cannot slip between a link's existence check and its write. The exceptions lock late: a
  * link made between a song delete's first read and its song lock; songs of a snapshot import
  * linked to its services without being in it; a catalogue import, which locks each new service's
- * songs in turn. The data migrations (./migrations.ts: link copies, setlist renumbering) lock
+ * songs in turn. The data migrations (./migrations.ts: link copies, setlist renumbering, link ids) lock
  * each service, ascending, before touching its links, like the setlist writers they run beside. Neo4j detects the deadlock this can cause and executeWrite retries the
  * transaction (src/store/neo4j/store.ts), within the driver's retry time.
  *
@@ -337,12 +339,13 @@ RETURN count(*) AS deleted`,
    * Relation reads page each parent separately, inside a `CALL (parent) { ... }` subquery: the
    * parent's links are ordered there and cut by SKIP/LIMIT before anything is returned, so the
    * planner keeps only the page (a Top-K sort) instead of collecting and sorting the parent's whole
-   * list. Neo4j has no index of a node's relationships in property order, so the parent's links
-   * are still expanded (from its id's index seek); a song's services are filtered and ordered on
-   * the links' copies of their service's type and date (see COPY_TO_LINKS), with the service id
-   * breaking ties, so only the page's services are returned. The outer ORDER BY sorts the pages'
-   * rows only. Counts come from a second statement (a parent whose page is empty still has its
-   * total).
+   * list. Neo4j has no index of a node's relationships in property order, so a service's links
+   * are still expanded (from its id's index seek); a song's services are read in order off the
+   * links' copies of their song's id and their service's date and id (performed_in_song: see
+   * servicesForSongs), with the service id breaking ties, and filtered on the copy of the
+   * service's type (see COPY_TO_LINKS), so only the page's services are returned. The outer
+   * ORDER BY sorts the pages' rows only. Counts come from a second statement (a parent whose page
+   * is empty still has its total).
    */
   setlists: `${byIndex('$ids', 'serviceId')}
 CALL (serviceId) {
@@ -358,12 +361,22 @@ ORDER BY i, position, seq`,
   setlistCounts: `${byIndex('$ids', 'serviceId')}
 MATCH (v:Service {id: serviceId})
 RETURN i, COUNT { (v)<-[:PERFORMED_IN]-() } AS total`,
+  /**
+   * Unlike a setlist (a few songs by nature), a popular song has hundreds of links: its page is a
+   * seek on performed_in_song (the links' copies of their song's id, then date and service id),
+   * which returns the song's links already in page order, so SKIP/LIMIT stop after the page and
+   * no link outside it is read past the type filter. The `IS NOT NULL` predicates let the planner
+   * use the composite index for the order (every link carries both), and the ORDER BY names the
+   * whole index key: `r.songId` is one value per subquery, so the order is (date, service id), but
+   * without it EXPLAIN showed a Top over every link of the song. The type filter stays a Filter
+   * above the ordered seek.
+   */
   servicesForSongs: `${byIndex('$ids', 'songId')}
 CALL (songId) {
-  MATCH (:Song {id: songId})-[r:PERFORMED_IN]->(v:Service)
-  WHERE r.serviceType IN $serviceTypes
+  MATCH ()-[r:PERFORMED_IN]->(v:Service)
+  WHERE r.songId = songId AND r.date IS NOT NULL AND r.serviceId IS NOT NULL AND r.serviceType IN $serviceTypes
   WITH r, v
-  ORDER BY r.date, v.id
+  ORDER BY r.songId, r.date, r.serviceId
   SKIP $offset LIMIT $limit
   RETURN v
 }
@@ -414,7 +427,8 @@ WITH v, q.value - size($rows) AS base
 UNWIND range(0, size($rows) - 1) AS i
 WITH v, base + i + 1 AS seq, $rows[i] AS row
 MATCH (s:Song {id: row.songId})
-CREATE (s)-[r:PERFORMED_IN {position: row.position, seq: seq, date: v.date, serviceType: v.serviceType}]->(v)
+CREATE (s)-[r:PERFORMED_IN {position: row.position, seq: seq, date: v.date, serviceType: v.serviceType,
+                            songId: s.id, serviceId: v.id}]->(v)
 RETURN count(r) AS created`,
   unlinkSong: `
 MATCH (:Song {id: $songId})-[r:PERFORMED_IN]->(:Service {id: $serviceId})
@@ -512,7 +526,8 @@ UNWIND $rows AS row
 MATCH (s:Song {id: row.songId})
 MATCH (v:Service {id: row.serviceId})
 MERGE (s)-[r:PERFORMED_IN]->(v)
-SET r.position = row.position, r.seq = row.seq, r.date = v.date, r.serviceType = v.serviceType
+SET r.position = row.position, r.seq = row.seq, r.date = v.date, r.serviceType = v.serviceType,
+    r.songId = s.id, r.serviceId = v.id
 RETURN count(r) AS written`,
   /** Raise, never lower: the target may already have issued higher ids than the snapshot. */
   raiseSequences: `
@@ -648,7 +663,7 @@ export const GRAPH_VOCABULARY = {
   propertyKeys: [
     'id', 'name', 'artists', 'ccliNumber', 'copyright', 'key', 'date', 'serviceType', 'position', 'seq',
     'username', 'usernameKey', 'passwordHash', 'role', 'tokenVersion', 'value', '_lock',
-    'owner', 'until', 'finishedAt',
+    'owner', 'until', 'finishedAt', 'songId', 'serviceId',
     ...USAGE_PROPERTIES,
   ],
 };
