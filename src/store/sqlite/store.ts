@@ -105,6 +105,26 @@ const BUSY_TIMEOUT_MS = 5_000;
 /** Default of SqliteStoreOptions.migrationWaitMs (MIGRATION_WAIT_SECONDS). */
 export const MIGRATION_WAIT_MS = 300_000;
 
+/**
+ * Switch the file to WAL. A new file's switch needs it to itself for a moment, and when another
+ * process opens the file at that instant SQLite answers SQLITE_BUSY at once, without consulting
+ * the busy timeout (it would otherwise risk a deadlock between the two). So the switch is retried
+ * every 20 ms until `waitMs` has passed. It happens once, while opening, so blocking the thread
+ * for those moments holds up nothing else.
+ */
+function enableWal(db: Database.Database, waitMs: number): void {
+  const until = Date.now() + waitMs;
+  for (;;) {
+    try {
+      db.pragma('journal_mode = WAL');
+      return;
+    } catch (err) {
+      if ((err as { code?: string }).code !== 'SQLITE_BUSY' || Date.now() >= until) throw err;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
+    }
+  }
+}
+
 export interface SqliteStoreOptions {
   /**
    * Opening waits this long for another process's migration or timeline rebuild of the same file
@@ -137,7 +157,7 @@ export class SqliteStore implements Store {
     // Set before anything takes a lock: while another process migrates the file (or rebuilds its
     // timeline), opening waits for it, up to the migration wait, instead of failing at once.
     this.db.pragma(`busy_timeout = ${options.migrationWaitMs ?? MIGRATION_WAIT_MS}`);
-    this.db.pragma('journal_mode = WAL');
+    enableWal(this.db, options.migrationWaitMs ?? MIGRATION_WAIT_MS);
     this.db.pragma('foreign_keys = ON');
     // WAL with NORMAL sync is durable across application crashes; only an OS crash or power loss
     // can lose the last transactions, never corrupt the file.
