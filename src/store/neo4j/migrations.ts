@@ -69,6 +69,23 @@ export const SCHEMA_CYPHER = {
 export const DATA_BATCH = 1000;
 
 /**
+ * A batch of at most DATA_BATCH services after $after, in id order, each write-locked before
+ * `body` runs on its links (bound as `v`): the lock order writers take, so a setlist writer
+ * running beside the migration is waited for, never missed.
+ */
+const perServiceBatch = (body: string) => `
+MATCH (v:Service)
+WHERE v.id > $after
+WITH v
+ORDER BY v.id
+LIMIT ${DATA_BATCH}
+SET v._lock = true
+REMOVE v._lock
+WITH v
+CALL (v) {${body}}
+RETURN count(v) AS rows, max(v.id) AS last`;
+
+/**
  * Data changes, after the schema, in this order. Each is too large for one transaction on a big
  * graph: each run handles the next DATA_BATCH rows in id order after `$after`, and returns how
  * many as `rows` and the last id as `last`; migrateNeo4j runs it again from `last`, each time in
@@ -97,31 +114,12 @@ export const DATA_BATCH = 1000;
  * service, so the copies never change once set. Like `linkCopies`, each service's lock first.
  */
 export const BATCHED_DATA_CYPHER = {
-  linkCopies: `
-MATCH (v:Service)
-WHERE v.id > $after
-WITH v
-ORDER BY v.id
-LIMIT ${DATA_BATCH}
-SET v._lock = true
-REMOVE v._lock
-WITH v
-CALL (v) {
+  linkCopies: perServiceBatch(`
   MATCH (:Song)-[r:PERFORMED_IN]->(v)
   WHERE r.date IS NULL OR r.serviceType IS NULL
   SET r.date = v.date, r.serviceType = v.serviceType
-}
-RETURN count(v) AS rows, max(v.id) AS last`,
-  renumberSetlists: `
-MATCH (v:Service)
-WHERE v.id > $after
-WITH v
-ORDER BY v.id
-LIMIT ${DATA_BATCH}
-SET v._lock = true
-REMOVE v._lock
-WITH v
-CALL (v) {
+`),
+  renumberSetlists: perServiceBatch(`
   MATCH (:Song)-[r:PERFORMED_IN]->(v)
   WITH r
   ORDER BY r.position, r.seq
@@ -130,8 +128,7 @@ CALL (v) {
   WITH links[i] AS r, i + 1 AS place
   WHERE r.position <> place
   SET r.position = place
-}
-RETURN count(v) AS rows, max(v.id) AS last`,
+`),
   songUsage: `
 MATCH (s:Song)
 WHERE s.usageTimes IS NULL AND s.id > $after
@@ -140,21 +137,11 @@ ORDER BY s.id
 LIMIT ${DATA_BATCH}
 ${REFRESH_USAGE}
 RETURN count(s) AS rows, max(s.id) AS last`,
-  linkIds: `
-MATCH (v:Service)
-WHERE v.id > $after
-WITH v
-ORDER BY v.id
-LIMIT ${DATA_BATCH}
-SET v._lock = true
-REMOVE v._lock
-WITH v
-CALL (v) {
+  linkIds: perServiceBatch(`
   MATCH (s:Song)-[r:PERFORMED_IN]->(v)
   WHERE r.songId IS NULL OR r.serviceId IS NULL
   SET r.songId = s.id, r.serviceId = v.id
-}
-RETURN count(v) AS rows, max(v.id) AS last`,
+`),
 } as const;
 
 /** The one migration lock of a database. */
