@@ -18,57 +18,17 @@ import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import type { CpuMessage, PeersReady, ProfileMessage } from './peer-server';
+import { readTimedOptions, type TimedOptions } from './options';
 import { formatSummary, summarize, type CpuProfile } from './profile';
 
 const SERVERS = ['service', 'mercurius', 'yoga', 'express'] as const;
 type ServerName = (typeof SERVERS)[number];
 const LABELS: Record<ServerName, string> = { service: 'this', mercurius: 'Mercurius', yoga: 'Yoga', express: 'floor' };
 
-interface Options {
-  quick: boolean;
-  duration: number;
-  rounds: number;
-  warmup: number;
-  connections: number;
-  only?: string[];
-  out: string;
-  /** Queries to profile this service on, after their rounds. */
-  profile?: string[];
-}
+type Options = TimedOptions;
 
 function parseArgs(argv: string[]): Options {
-  const flags = new Map<string, string | true>();
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    if (!a.startsWith('--')) throw new Error(`unexpected argument '${a}'`);
-    const [k, inline] = a.slice(2).split('=', 2);
-    if (inline !== undefined) flags.set(k, inline);
-    else if (argv[i + 1] !== undefined && !argv[i + 1].startsWith('--')) flags.set(k, argv[++i]);
-    else flags.set(k, true);
-  }
-  for (const k of flags.keys()) {
-    if (!['quick', 'duration', 'rounds', 'warmup', 'connections', 'only', 'out', 'profile'].includes(k)) throw new Error(`unknown option --${k}`);
-  }
-  const num = (k: string, d: number) => {
-    const v = flags.get(k);
-    if (v === undefined) return d;
-    const n = Number(v);
-    if (!Number.isFinite(n) || n <= 0) throw new Error(`--${k} needs a positive number`);
-    return n;
-  };
-  const quick = flags.has('quick');
-  const only = flags.get('only');
-  const out = flags.get('out');
-  return {
-    quick,
-    duration: num('duration', quick ? 3 : 5),
-    rounds: num('rounds', quick ? 1 : 3),
-    warmup: num('warmup', quick ? 1 : 2),
-    connections: num('connections', 32),
-    only: typeof only === 'string' ? only.split(',').map((s) => s.trim()) : undefined,
-    out: path.resolve(typeof out === 'string' ? out : path.join(__dirname, 'peers-results.json')),
-    profile: typeof flags.get('profile') === 'string' ? (flags.get('profile') as string).split(',').map((s) => s.trim()) : undefined,
-  };
+  return readTimedOptions(argv, { rounds: 3, warmup: 2, quickWarmup: 1, out: path.join(__dirname, 'peers-results.json') }).options;
 }
 
 interface Query {

@@ -18,6 +18,7 @@ import { isDeepStrictEqual } from 'node:util';
 import autocannon from 'autocannon';
 import { analyticsBench } from './analytics';
 import { benchStores } from './neo4j';
+import { positive, readTimedOptions, type TimedOptions } from './options';
 import { formatSummary, summarize, type CpuProfile, type ProfileSummary } from './profile';
 import { rateLimitBench } from './rate-limit';
 import { startServerProcess, type ServerProcess } from './server-process';
@@ -26,57 +27,20 @@ import { BENCH_ADMIN, type BenchStats, type ReadyMessage } from './shared';
 // ---------------------------------------------------------------------------------------------
 // Options
 
-interface Options {
-  quick: boolean;
-  duration: number;
-  rounds: number;
-  warmup: number;
-  connections: number;
-  only?: string[];
-  out: string;
-  profile?: string[];
+interface Options extends TimedOptions {
   profileBare: boolean;
   profileInterval: number;
 }
 
 function parseArgs(argv: string[]): Options {
-  const flags = new Map<string, string | true>();
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    if (!a.startsWith('--')) throw new Error(`unexpected argument '${a}'`);
-    const [k, inline] = a.slice(2).split('=', 2);
-    if (inline !== undefined) flags.set(k, inline);
-    else if (argv[i + 1] !== undefined && !argv[i + 1].startsWith('--')) flags.set(k, argv[++i]);
-    else flags.set(k, true);
-  }
-  const known = ['quick', 'duration', 'rounds', 'warmup', 'connections', 'only', 'out', 'profile', 'profile-bare', 'profile-interval'];
-  for (const k of flags.keys()) if (!known.includes(k)) throw new Error(`unknown option --${k}`);
-  const num = (k: string, d: number) => {
-    const v = flags.get(k);
-    if (v === undefined) return d;
-    const n = Number(v);
-    if (!Number.isFinite(n) || n <= 0) throw new Error(`--${k} needs a positive number`);
-    return n;
-  };
-  const list = (k: string) => {
-    const v = flags.get(k);
-    return typeof v === 'string' ? v.split(',').map((s) => s.trim()).filter(Boolean) : undefined;
-  };
-  const quick = flags.has('quick');
-  return {
-    quick,
-    // Full: 4 rounds of 5 s rather than 2 of 10 s: the same measured time, but twice the A/B
-    // alternations, which cancels bursts of other load on a shared 2-core machine better.
-    duration: num('duration', quick ? 3 : 5),
-    rounds: num('rounds', quick ? 1 : 4),
-    warmup: num('warmup', quick ? 0.5 : 2),
-    connections: num('connections', 32),
-    only: list('only'),
-    out: path.resolve(typeof flags.get('out') === 'string' ? (flags.get('out') as string) : path.join(__dirname, 'results.json')),
-    profile: list('profile'),
-    profileBare: flags.has('profile-bare'),
-    profileInterval: num('profile-interval', 250),
-  };
+  // Full: 4 rounds of 5 s rather than 2 of 10 s: the same measured time, but twice the A/B
+  // alternations, which cancels bursts of other load on a shared 2-core machine better.
+  const { options, values } = readTimedOptions(
+    argv,
+    { rounds: 4, warmup: 2, quickWarmup: 0.5, out: path.join(__dirname, 'results.json') },
+    { 'profile-bare': { type: 'boolean' }, 'profile-interval': { type: 'string' } },
+  );
+  return { ...options, profileBare: values['profile-bare'] === true, profileInterval: positive(values, 'profile-interval', 250) };
 }
 
 // ---------------------------------------------------------------------------------------------
