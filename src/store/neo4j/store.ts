@@ -48,6 +48,7 @@ import type {
   UserRecord,
 } from '../types';
 import { Neo4jAnalytics } from './analytics';
+import type { SetlistState, SetlistTransition, WriteEffects } from './maintained';
 import { NEO4J_TIMEOUTS, isUniquenessViolation, toStoreError } from './driver';
 import { CYPHER, PARAMS, type StatementName } from './statements';
 import {
@@ -117,6 +118,13 @@ async function expectWrote(
 }
 
 const ascending = (ids: readonly number[]) => [...new Set(ids)].sort((a, b) => a - b);
+
+/** A service's setlist state (./maintained.ts) from its record and its stored setlist. */
+const stateOf = (v: Pick<ServiceRecord, 'serviceType' | 'date'>, setlist: readonly PlacedSong[]): SetlistState => ({
+  songIds: songIds(setlist),
+  serviceType: v.serviceType,
+  date: v.date,
+});
 
 /**
  * The songs whose maintained usage (./statements.ts) changes when a setlist goes from order
@@ -365,6 +373,15 @@ export class Neo4jStore implements Store {
         }),
       );
       await this.refreshUsage(tx, affected(orders));
+      const facts = await this.serviceFacts(tx, services);
+      await this.maintain(tx, {
+        transitions: services.map((serviceId, k) => ({
+          serviceId,
+          before: stateOf(facts.get(serviceId)!, orders[k]),
+          after: stateOf(facts.get(serviceId)!, orders[k].filter((p) => p.songId !== id)),
+        })),
+        deletedSongs: [id],
+      });
       return true;
     });
   }
@@ -391,6 +408,27 @@ export class Neo4jStore implements Store {
     for (const part of slices(distinct)) {
       await expectWrote(tx, 'refreshSongUsage', 'refreshed', part.length, { ids: part.map(toInt) });
     }
+  }
+
+  /** The date and type of services this transaction holds locked (absent ids are left out). */
+  private async serviceFacts(tx: Tx, ids: readonly number[]): Promise<Map<number, ServiceRecord>> {
+    const out = new Map<number, ServiceRecord>();
+    for (const part of slices(ascending(ids))) {
+      for (const r of await run(tx, 'servicesByIds', { ids: part.map(toInt) })) {
+        if (r.get('id') !== null) out.set(fromInt(r.get('id'), 'service id'), toService(r));
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Keep the aggregates that move by deltas (./maintained.ts) in step with this transaction's
+   * setlist changes. Last in every write transaction, after the usage refresh: the locks it takes
+   * come after every other lock (see the lock order in ./statements.ts).
+   */
+  private async maintain(tx: Tx, effects: WriteEffects): Promise<void> {
+    void tx;
+    void effects;
   }
 
   private async servicesOfSong(tx: Tx, id: number): Promise<number[]> {
@@ -434,26 +472,33 @@ export class Neo4jStore implements Store {
   }
 
   createService(input: ServiceInput) {
-    return this.write(async (tx) =>
-      toService(await one(tx, 'createService', { date: toInt(input.date), serviceType: input.serviceType })),
-    );
+    return this.write(async (tx) => {
+      const created = toService(await one(tx, 'createService', { date: toInt(input.date), serviceType: input.serviceType }));
+      await this.maintain(tx, { transitions: [{ serviceId: created.id, before: null, after: stateOf(created, []) }] });
+      return created;
+    });
   }
 
   updateService(id: number, patch: ServicePatch) {
     return this.write(async (tx) => {
-      // Its SET locks the service; then the songs of its setlist, whose links now carry another
-      // date or type, are refreshed (ascending: the refresh locks them in order).
+      // The service is locked first and read (its date and type before the change); then the songs
+      // of its setlist, whose links now carry another date or type, are refreshed (ascending: the
+      // refresh locks them in order).
+      if (!(await this.lockService(tx, id))) return null;
+      const old = (await this.serviceFacts(tx, [id])).get(id)!;
       const [row] = await run(tx, 'updateService', {
         id: toInt(id),
         date: orNull(patch.date, toInt),
         serviceType: patch.serviceType ?? null,
       });
       if (!row) return null;
-      if (patch.date !== undefined || patch.serviceType !== undefined) {
+      const updated = toService(row);
+      if (updated.date !== old.date || updated.serviceType !== old.serviceType) {
         const [setlist] = await this.orders(tx, [id]);
         await this.refreshUsage(tx, songIds(setlist));
+        await this.maintain(tx, { transitions: [{ serviceId: id, before: stateOf(old, setlist), after: stateOf(updated, setlist) }] });
       }
-      return toService(row);
+      return updated;
     });
   }
 
@@ -461,9 +506,11 @@ export class Neo4jStore implements Store {
     return this.write(async (tx) => {
       if ((await count(tx, 'lockServices', 'locked', { serviceIds: [toInt(id)] })) === 0) return false;
       const [setlist] = await this.orders(tx, [id]);
+      const old = (await this.serviceFacts(tx, [id])).get(id)!;
       await expectWrote(tx, 'deleteService', 'deleted', 1, { id: toInt(id) }, false);
       // Its songs lose a link: refreshed after the delete (locking them, ascending, after the service).
       await this.refreshUsage(tx, songIds(setlist));
+      await this.maintain(tx, { transitions: [{ serviceId: id, before: stateOf(old, setlist), after: null }] });
       return true;
     });
   }
@@ -518,6 +565,12 @@ export class Neo4jStore implements Store {
     );
   }
 
+  /** A locked service's setlist change from `current` to `order` (its date and type unchanged). */
+  private async transition(tx: Tx, serviceId: number, current: PlacedSong[], order: readonly number[]): Promise<SetlistTransition> {
+    const facts = (await this.serviceFacts(tx, [serviceId])).get(serviceId)!;
+    return { serviceId, before: stateOf(facts, current), after: { ...stateOf(facts, []), songIds: order } };
+  }
+
   /** Write `order` as positions 1..n over the stored `current` setlist of a locked service. */
   private async place(tx: Tx, serviceId: number, current: PlacedSong[], order: number[]) {
     const linked = new Set(songIds(current));
@@ -544,6 +597,7 @@ export class Neo4jStore implements Store {
       if (!(await this.lockSongs(tx, [songId, ...changed]))) return 'no-song';
       await this.place(tx, serviceId, current, order);
       await this.refreshUsage(tx, changed);
+      await this.maintain(tx, { transitions: [await this.transition(tx, serviceId, current, order)] });
       return 'ok';
     });
   }
@@ -561,6 +615,7 @@ export class Neo4jStore implements Store {
       const rest = current.filter((p) => p.songId !== songId);
       await this.place(tx, serviceId, rest, order);
       await this.refreshUsage(tx, changed);
+      await this.maintain(tx, { transitions: [await this.transition(tx, serviceId, current, order)] });
       return 'ok';
     });
   }
@@ -578,6 +633,7 @@ export class Neo4jStore implements Store {
       await expectWrote(tx, 'clearSetlist', 'removed', current.length, { serviceId: toInt(serviceId) });
       await this.createLinks(tx, serviceId, songIds.map((songId, i) => ({ songId, position: i + 1 })));
       await this.refreshUsage(tx, changed);
+      await this.maintain(tx, { transitions: [await this.transition(tx, serviceId, current, songIds)] });
       return 'ok';
     });
   }
@@ -820,6 +876,10 @@ export class Neo4jStore implements Store {
         // Every linked song gained links (new services); all are locked above. New songs that no
         // setlist names were created with zero usage.
         await this.refreshUsage(tx, setlists.flatMap((l) => l.songIds));
+        const setlistOf = new Map(setlists.map((l) => [l.serviceId, l.songIds]));
+        await this.maintain(tx, {
+          transitions: services.map((v) => ({ serviceId: v.id, before: null, after: { ...stateOf(v, []), songIds: setlistOf.get(v.id) ?? [] } })),
+        });
         return { songs, services };
       },
       // A batch is hundreds of statements in one transaction; the per-call limit is meant for one.
