@@ -157,9 +157,12 @@ const EXPECTED: Record<string, Expected> = {
   usageOfSongsAllTime: byIds('song_id'),
   // The song's unique seek, its services, their other songs; ranked by count (a Top-K).
   songsSungWith: { reads: ['song_id'], sorts: ['Top(song_id)'] },
-  // All time: the song's unique seek and its own links; the others' totals are their maintained
-  // usage properties (no pass over their links), ranked by count (a Top-K).
+  // All time, some types: the song's unique seek and its maintained pairs (no link read), ranked
+  // by count (a Top-K).
   songsSungWithAllTime: { reads: ['song_id'], sorts: ['Top(song_id)'] },
+  // All time, every type: the song's pairs off sung_with_together in (songId, together) order;
+  // only ties on together are sorted (a PartialTop), so it stops after the page.
+  songsSungWithAllTypes: { reads: ['sung_with_together'] },
   serviceSpan: { reads: ['service_type'] },
   // Each bucket: one relationship range seek on the links' dates (buckets put in order first).
   usageTimeline: { reads: ['performed_in_date'], sorts: ['Sort(rows)'] },

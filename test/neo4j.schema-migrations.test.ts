@@ -310,6 +310,40 @@ CREATE (a:Song {id: 1, name: 'A', artists: []}), (b:Song {id: 2, name: 'B', arti
     expect(again.summary.counters.updates().propertiesSet).toBe(2 * 2);
   }, 60_000);
 
+  it('a database written before song pairs gains them (both ways round, per type) and their index', async () => {
+    const NEW = ['schema.sungWithTogether', 'data.songPairs'];
+    await migrateNeo4j(driver, database);
+    await wipeNeo4j(driver, database);
+    await q('DROP INDEX sung_with_together IF EXISTS');
+    await q(OLD_GRAPH);
+    // The graph as the previous release left it: every earlier data step done and recorded.
+    for (const [name, text] of Object.entries(BATCHED_DATA_CYPHER)) {
+      if (!NEW.includes(`data.${name}`)) await q(text, { after: neo4j.int(-1) });
+    }
+    for (const name of ALL.filter((n) => !NEW.includes(n))) await q(M.recordStep, { name });
+    expect((await q('MATCH ()-[p:SUNG_WITH]->() RETURN count(p) AS n')).records[0].get('n').toNumber()).toBe(0);
+    const { ran } = await migrateNeo4j(driver, database);
+    expect(ran).toEqual(NEW);
+
+    const pairs = await q(`MATCH (s:Song)-[p:SUNG_WITH]->(o:Song)
+      RETURN s.id = p.songId AS keyed, s.name + o.name AS pair, [p.sunAm, p.sunPm, p.wed, p.together] AS counts ORDER BY pair`);
+    // Service 1 (SUN_AM) holds A, B and C; service 2 (WED) holds C alone: no pair.
+    expect(pairs.records.map((r) => [r.get('pair'), r.get('keyed'), (r.get('counts') as { toNumber(): number }[]).map((n) => n.toNumber())])).toEqual(
+      ['AB', 'AC', 'BA', 'BC', 'CA', 'CB'].map((pair) => [pair, true, [1, 0, 0, 1]]),
+    );
+    const store = new Neo4jStore(driver, { database });
+    const allTime = { from: null, to: null, serviceTypes: ['SUN_AM' as const, 'SUN_PM' as const, 'WED' as const] };
+    // C was sung twice (its Jaccard with A or B is 1/2), so B (1/1) comes before it with A.
+    expect((await store.songsSungWith(1, allTime, 20)).map((p) => [p.song.name, p.together, p.jaccard])).toEqual([
+      ['B', 1, 1],
+      ['C', 1, 0.5],
+    ]);
+    // A second run recounts the same pairs.
+    await q(BATCHED_DATA_CYPHER.songPairs, { after: neo4j.int(-1) });
+    const recounted = await q('MATCH ()-[p:SUNG_WITH]->() RETURN count(p) AS n, sum(p.together) AS together');
+    expect([recounted.records[0].get('n').toNumber(), recounted.records[0].get('together').toNumber()]).toEqual([6, 6]);
+  }, 60_000);
+
   it('two instances migrating an empty database at the same moment: each step runs once, both succeed', async () => {
     await empty();
     const [a, b] = await Promise.all([

@@ -113,7 +113,53 @@ async function expectUsageExact(store: Neo4jStore, context: string) {
       expect({ context, q, answer: await store.songUsage(q) }).toEqual({ context, q, answer: ref.songUsage(q) });
     }
     expect({ context, artists: await store.artistUsage(window, {}) }).toEqual({ context, artists: ref.artistUsage(window, {}) });
+    for (const id of ids) {
+      expect({ context, serviceTypes, id, sungWith: await store.songsSungWith(id, window, 20) }).toEqual({
+        context,
+        serviceTypes,
+        id,
+        sungWith: ref.songsSungWith(id, window, 20),
+      });
+    }
   }
+}
+
+/**
+ * The maintained song pairs (src/store/neo4j/pairs.ts) as stored, against the pairs counted from
+ * the snapshot's setlists: exactly one SUNG_WITH per ordered pair of songs sharing a service, with
+ * its per-type counts, and none left over at zero (which the reports, filtering on counts, would
+ * not show).
+ */
+async function expectPairsExact(driver: Driver, store: Neo4jStore, context: string) {
+  const snapshot = await store.exportSnapshot();
+  const typeOf = new Map(snapshot.services.map((v) => [v.id, v.serviceType]));
+  const songsOf = new Map<number, number[]>();
+  for (const l of snapshot.links) songsOf.set(l.serviceId, [...(songsOf.get(l.serviceId) ?? []), l.songId]);
+  const expected = new Map<string, Record<string, number>>();
+  for (const [serviceId, songs] of songsOf) {
+    const t = typeOf.get(serviceId)!;
+    for (const a of songs) {
+      for (const b of songs) {
+        if (a === b) continue;
+        const row = expected.get(`${a}>${b}`) ?? { SUN_AM: 0, SUN_PM: 0, WED: 0, together: 0 };
+        row[t] += 1;
+        row.together += 1;
+        expected.set(`${a}>${b}`, row);
+      }
+    }
+  }
+  const { records } = await driver.executeQuery(
+    'MATCH (s:Song)-[p:SUNG_WITH]->(o:Song) RETURN s.id AS s, o.id AS o, p.songId AS songId, p.sunAm AS sunAm, p.sunPm AS sunPm, p.wed AS wed, p.together AS together',
+  );
+  const stored = new Map(
+    records.map((r) => {
+      const n = (k: string) => Number(r.get(k));
+      if (n('songId') !== n('s')) throw new Error(`${context}: pair ${n('s')}>${n('o')} carries songId ${n('songId')}`);
+      return [`${n('s')}>${n('o')}`, { SUN_AM: n('sunAm'), SUN_PM: n('sunPm'), WED: n('wed'), together: n('together') }];
+    }),
+  );
+  const sorted = (m: Map<string, unknown>) => [...m.entries()].sort(([a], [b]) => a.localeCompare(b));
+  expect({ context, pairs: sorted(stored) }).toEqual({ context, pairs: sorted(expected) });
 }
 
 const ids = (s: SentStatement, key: string) => ((s.params as Record<string, string[]>)[key] ?? []).map((v) => Number(/-?\d+/.exec(v)![0]));
@@ -194,6 +240,7 @@ describe('Neo4j maintained song usage', () => {
           const context = `after ${JSON.stringify(ops.slice(0, i + 1))}`;
           if (o.kind !== 'importCatalogue') expectLockOrder(driver.take(), context);
           await expectUsageExact(store, context);
+          await expectPairsExact(server!.driver(), store, context);
           driver.take();
         }
         // Through a snapshot import into an emptied database, twice (upserts change nothing).
@@ -202,6 +249,7 @@ describe('Neo4j maintained song usage', () => {
         await copy.importSnapshot(snapshot);
         await copy.importSnapshot(snapshot);
         await expectUsageExact(copy, `imported after ${JSON.stringify(ops)}`);
+        await expectPairsExact(server!.driver(), copy, `imported after ${JSON.stringify(ops)}`);
       }),
       // 25 runs: each write of a run is checked with a few dozen server queries.
       { numRuns: 25, seed: 20261122 },

@@ -35,6 +35,12 @@ const STATS = `count(r) AS times, min(r.date) AS first, max(r.date) AS last,
   sum(CASE WHEN opener THEN 1 ELSE 0 END) AS openers, sum(CASE WHEN closer THEN 1 ELSE 0 END) AS closers,
   ${perType('SUN_AM', 'sunAm')}, ${perType('SUN_PM', 'sunPm')}, ${perType('WED', 'wed')}`;
 
+/** A song's maintained count of links (services) of the asked types. */
+const askedTimes = (s: string) =>
+  USAGE_TYPES.map(([type, p]) => `CASE WHEN '${type}' IN $serviceTypes THEN coalesce(${s}.${p}Times, 0) ELSE 0 END`).join(' + ');
+/** A pair's (p) services together of the asked types. */
+const ASKED_PAIR = USAGE_TYPES.map(([type, p]) => `CASE WHEN '${type}' IN $serviceTypes THEN p.${p} ELSE 0 END`).join(' + ');
+
 const STAT_NAMES = 'times, first, last, openers, closers, sunAm, sunAmLast, sunPm, sunPmLast, wed, wedLast';
 const NO_DATE = '-9007199254740991';
 
@@ -258,25 +264,37 @@ ORDER BY together DESC, jaccard DESC, id
 LIMIT $limit`,
 
   /**
-   * All time (no bounds): the same answer as songsSungWith from the song's own links, read from
-   * the song (its unique id, then its links: no window to seek) and the others' maintained counts
-   * of the asked types. With the widest window, songsSungWith's window predicates led the server
-   * to seek every link of the store through performed_in_date, for the song and again for every
-   * song sung with it (db hits: songs x links; the 100y history's most sung song timed out at 15 s).
+   * All time (no bounds): the same answer as songsSungWith from the song's maintained pairs
+   * (SUNG_WITH, ./pairs.ts: per type, the services holding both songs) and both songs' maintained
+   * usage of the asked types, so no link is read. Every pair of the song is read: a subset of
+   * types has no index order (songsSungWithAllTypes serves all three types).
    */
   songsSungWithAllTime: `
-MATCH (me:Song {id: $songId})-[r:PERFORMED_IN]->(v:Service)
-WHERE r.serviceType IN $serviceTypes
-WITH me, collect(v) AS mine
-UNWIND mine AS v
-MATCH (other:Song)-[:PERFORMED_IN]->(v)
-WHERE other <> me
-WITH size(mine) AS a, other, count(v) AS together
+MATCH (me:Song {id: $songId})-[p:SUNG_WITH]->(other:Song)
+WITH me, other, ${ASKED_PAIR} AS together
+WHERE together > 0
 WITH other, together,
-  toFloat(together) / (a + ${USAGE_TYPES.map(([type, p]) => `CASE WHEN '${type}' IN $serviceTypes THEN coalesce(other.${p}Times, 0) ELSE 0 END`).join(' + ')} - together) AS jaccard
+  toFloat(together) / (${askedTimes('me')} + ${askedTimes('other')} - together) AS jaccard
 RETURN other.id AS id, other.name AS name, other.artists AS artists, together, jaccard
 ORDER BY together DESC, jaccard DESC, id
 LIMIT $limit`,
+
+  /**
+   * All time, every type: the song's pairs in sung_with_together order (its id, then services
+   * together, read backwards), so the server reads the pairs with the most services together and
+   * sorts only those that tie on that count (by Jaccard index, then id) until the page is full:
+   * it stops after the page instead of reading every song ever sung with a popular one. The ORDER
+   * BY names the whole index key on the relationship itself (p.songId is one value here), and the
+   * song is the pairs' own start node: ordered on projected aliases, or with the song matched on
+   * its own (a product whose order is the song's), the planner sorted every pair (a full Top).
+   */
+  songsSungWithAllTypes: `
+MATCH (me:Song)-[p:SUNG_WITH]->(other:Song)
+WHERE p.songId = $songId AND p.together > 0
+WITH p, other, toFloat(p.together) / (me.usageTimes + other.usageTimes - p.together) AS jaccard
+ORDER BY p.songId DESC, p.together DESC, jaccard DESC, other.id
+LIMIT $limit
+RETURN other.id AS id, other.name AS name, other.artists AS artists, p.together AS together, jaccard`,
 
   serviceSpan: `
 MATCH (v:Service)
@@ -385,6 +403,7 @@ export const ANALYTICS_PARAMS = {
   usageOfSongsAllTime: { serviceTypes: 'LIST<STRING>', ids: 'LIST<INTEGER>' },
   songsSungWith: { ...WINDOW, songId: 'INTEGER', limit: 'INTEGER' },
   songsSungWithAllTime: { serviceTypes: 'LIST<STRING>', songId: 'INTEGER', limit: 'INTEGER' },
+  songsSungWithAllTypes: { songId: 'INTEGER', limit: 'INTEGER' },
   serviceSpan: { serviceTypes: 'LIST<STRING>' },
   usageTimeline: {
     buckets: { rows: { startMs: 'INTEGER', endMs: 'INTEGER' } },

@@ -96,9 +96,11 @@ export class Neo4jAnalytics implements AnalyticsStore {
 
   async songsSungWith(songId: number, window: AnalyticsWindow, limit: number) {
     const common = { songId: toInt(songId), limit: toInt(limit) };
-    const rows = isAllTime(window)
-      ? await this.run('songsSungWithAllTime', { serviceTypes: [...window.serviceTypes], ...common })
-      : await this.run('songsSungWith', { ...windowParams(window), ...common });
+    const rows = !isAllTime(window)
+      ? await this.run('songsSungWith', { ...windowParams(window), ...common })
+      : isAllTypes(window)
+        ? await this.run('songsSungWithAllTypes', common)
+        : await this.run('songsSungWithAllTime', { serviceTypes: [...window.serviceTypes], ...common });
     return rows.map((r) => ({
       song: toSong(r),
       together: fromInt(r.get('together'), 'together'),

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import os from 'node:os';
 import neo4j, { Neo4jError, type Driver, type ManagedTransaction } from 'neo4j-driver';
 import type { ParamDecl } from './statements';
-import { REFRESH_USAGE } from './statements';
+import { REFRESH_PAIRS, REFRESH_USAGE } from './statements';
 
 /**
  * Migrations run once per database, whichever instance gets there first: every step below is
@@ -63,6 +63,9 @@ export const SCHEMA_CYPHER = {
   performedInSong:
     'CREATE RANGE INDEX performed_in_song IF NOT EXISTS FOR ()-[r:PERFORMED_IN]-() ON (r.songId, r.date, r.serviceId)',
   performedInSongOnline: "CALL db.awaitIndex('performed_in_song', 300)",
+  // "Songs sung with" over all time and types: a song's pairs (./pairs.ts) by its id, most
+  // services together first, read in index order and cut after the page.
+  sungWithTogether: 'CREATE RANGE INDEX sung_with_together IF NOT EXISTS FOR ()-[p:SUNG_WITH]-() ON (p.songId, p.together)',
 } as const;
 
 /** Rows (services, songs) per transaction of a batched data change. */
@@ -112,6 +115,10 @@ RETURN count(v) AS rows, max(v.id) AS last`;
  * `linkIds` copies the song's and the service's ids onto links written before the
  * performed_in_song index (r.songId, r.serviceId): links are never moved to another song or
  * service, so the copies never change once set. Like `linkCopies`, each service's lock first.
+ *
+ * `songPairs` makes the song pairs ("songs sung with": ./pairs.ts) of every song, in id order, from
+ * its links, as imports do (REFRESH_PAIRS: the song's lock first, its old pairs replaced, so a
+ * batch cut short is simply run again). Writers since keep them by deltas.
  */
 export const BATCHED_DATA_CYPHER = {
   linkCopies: perServiceBatch(`
@@ -142,6 +149,14 @@ RETURN count(s) AS rows, max(s.id) AS last`,
   WHERE r.songId IS NULL OR r.serviceId IS NULL
   SET r.songId = s.id, r.serviceId = v.id
 `),
+  songPairs: `
+MATCH (s:Song)
+WHERE s.id > $after
+WITH s
+ORDER BY s.id
+LIMIT ${DATA_BATCH}
+${REFRESH_PAIRS}
+RETURN count(s) AS rows, max(s.id) AS last`,
 } as const;
 
 /** The one migration lock of a database. */
@@ -207,6 +222,7 @@ export const BATCHED_DATA_PARAMS = {
   renumberSetlists: { after: 'INTEGER' },
   songUsage: { after: 'INTEGER' },
   linkIds: { after: 'INTEGER' },
+  songPairs: { after: 'INTEGER' },
 } as const satisfies Record<keyof typeof BATCHED_DATA_CYPHER, ParamDecl>;
 
 interface Step {

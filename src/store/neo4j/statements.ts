@@ -5,6 +5,7 @@
  *   (:Song {id, name, artists, ccliNumber?, copyright?, <usage properties>})-[:BY]->(:Artist {key})
  *   (ccliNumber and copyright, the song's licensing details, are absent when not recorded)
  *   (:Song)-[:PERFORMED_IN {position, seq, date, serviceType, songId, serviceId}]->(:Service {id, date, serviceType})
+ *   (:Song)-[:SUNG_WITH {songId, sunAm, sunPm, wed, together}]->(:Song)   song pairs, see ./pairs.ts
  *   (a link's date and serviceType copy its service's, kept in step by COPY_TO_LINKS; songId and
  *   serviceId copy its ends' ids, set when it is created and never changed: links never move)
  *   (:User {id, username, usernameKey, passwordHash, role, tokenVersion})
@@ -45,13 +46,14 @@
  * it yet (it would need the lock we hold), and refreshes it after we commit.
  *
  * Locks (Neo4j holds a write lock until commit): setlist writes lock the Service node first, then
- * read its setlist, then lock, in ascending id order and in one statement, every Song they link,
- * unlink or whose usage they refresh, then (new links only) the PERFORMED_IN sequence; the usage
- * refresh that follows the links only re-takes song locks already held. A song delete locks the
+ * read its setlist, then lock, in ascending id order and in one statement, every Song of the
+ * setlist before and after the write (their pairs change: ./pairs.ts), then (new links only) the
+ * PERFORMED_IN sequence; the usage refresh and the pair deltas that follow the links only re-take
+ * song locks already held (a pair relationship's write locks both its songs). A song delete locks the
  * services it is linked to (ascending id), reads their setlists, then locks the song and the
  * songs whose usage its removal changes (ascending); a service delete locks the service, then the
  * songs of its setlist (ascending, in the refresh); a service update locks the service (its SET),
- * then its songs (ascending, in the refresh). Every writer takes locks in that one order
+ * then its songs (ascending, in the refresh, before its pairs move). Every writer takes locks in that one order
  * (service, then songs ascending, then the sequence), so they queue instead of deadlocking, and a
  * delete cannot slip between a link's existence check and its write. The exceptions lock late: a
  * link made between a song delete's first read and its song lock; songs of a snapshot import
@@ -162,6 +164,30 @@ CALL (s) {
   RETURN ${[...USAGE_TYPES.map(([type, prefix]) => usageAggregates(prefix, `r.serviceType = '${type}'`)), usageAggregates('usage', `r.serviceType IN ${ALL_TYPES_LIST}`)].join(',\n    ')}
 }
 SET ${USAGE_PROPERTIES.map((p) => `s.${p} = ${p}`).join(',\n    ')}`;
+
+const PAIR_PROPERTIES = USAGE_TYPES.map(([, p]) => p);
+const PER_TYPE_COUNTS = USAGE_TYPES.map(([type, p]) => `sum(CASE WHEN r.serviceType = '${type}' THEN 1 ELSE 0 END) AS ${p}`).join(',\n    ');
+
+/**
+ * Recompute the song pairs of the bound song `s` that start at it (see ./pairs.ts): its lock first
+ * (as REFRESH_USAGE), then its SUNG_WITH relationships are dropped and made again from its links,
+ * one per other song sung in one of its services, counting those services per type. Imports and
+ * the migration use it; live writes move pairs by deltas (movePairs). Creating a relationship locks
+ * the other song too, so a pair is never written beside a writer holding either of its songs.
+ */
+export const REFRESH_PAIRS = `SET s._lock = true
+REMOVE s._lock
+WITH s
+CALL (s) {
+  MATCH (s)-[p:SUNG_WITH]->()
+  DELETE p
+}
+CALL (s) {
+  MATCH (s)-[r:PERFORMED_IN]->(:Service)<-[:PERFORMED_IN]-(o:Song)
+  WHERE o <> s
+  WITH o, ${PER_TYPE_COUNTS}
+  CREATE (s)-[:SUNG_WITH {songId: s.id, ${PAIR_PROPERTIES.map((p) => `${p}: ${p}`).join(', ')}, together: ${PAIR_PROPERTIES.join(' + ')}}]->(o)
+}`;
 
 /**
  * Batch reads keep the caller's order and length: `i` is each id's index in `$ids`, OPTIONAL MATCH
@@ -294,6 +320,28 @@ RETURN count(*) AS deleted`,
 UNWIND $ids AS songId
 MATCH (s:Song {id: songId})
 ${REFRESH_USAGE}
+RETURN count(s) AS refreshed`,
+  /**
+   * Song pairs (./pairs.ts): add each row's per-type deltas to the pair (songId)->(otherId), made
+   * on its first service and removed when no service holds both any more. The caller holds both
+   * songs' locks (every song of the setlists it changes), so no other writer makes the same pair
+   * beside it. `together` is the sum over types: the all-types report reads it in index order.
+   */
+  movePairs: `
+UNWIND $rows AS row
+MATCH (s:Song {id: row.songId})
+MATCH (o:Song {id: row.otherId})
+MERGE (s)-[p:SUNG_WITH]->(o)
+  ON CREATE SET p.songId = s.id, ${PAIR_PROPERTIES.map((x) => `p.${x} = 0`).join(', ')}, p.together = 0
+SET ${PAIR_PROPERTIES.map((x) => `p.${x} = p.${x} + row.${x}`).join(', ')},
+    p.together = p.together + ${PAIR_PROPERTIES.map((x) => `row.${x}`).join(' + ')}
+FOREACH (gone IN CASE WHEN p.together = 0 THEN [p] ELSE [] END | DELETE gone)
+RETURN count(*) AS moved`,
+  /** Recompute the pairs that start at songs `$ids` (ascending) from their links. */
+  refreshSongPairs: `
+UNWIND $ids AS songId
+MATCH (s:Song {id: songId})
+${REFRESH_PAIRS}
 RETURN count(s) AS refreshed`,
 
   // Services
@@ -570,6 +618,8 @@ export const PARAMS = {
   setSongArtists: { rows: { rows: ARTIST_ROW } },
   deleteSong: { id: 'INTEGER' },
   refreshSongUsage: { ids: 'LIST<INTEGER>' },
+  movePairs: { rows: { rows: { songId: 'INTEGER', otherId: 'INTEGER', sunAm: 'INTEGER', sunPm: 'INTEGER', wed: 'INTEGER' } } },
+  refreshSongPairs: { ids: 'LIST<INTEGER>' },
 
   ...perOrder(SERVICE_PAGE, (): ParamDecl => ({ serviceTypes: 'LIST<STRING>', ...PAGE_PARAMS })),
   ...perOrder(SERVICE_AFTER, (): ParamDecl => ({ serviceTypes: 'LIST<STRING>', key: 'INTEGER', ...AFTER_ID_PARAMS })),
@@ -659,11 +709,11 @@ export const MAINTENANCE_PARAMS = {
 /** Labels, relationship types and property keys of the model, for the linter's typo checks. */
 export const GRAPH_VOCABULARY = {
   labels: ['Song', 'Service', 'User', 'Artist', 'Sequence', 'MigrationLock', 'MigrationStep'],
-  relationshipTypes: ['PERFORMED_IN', 'BY'],
+  relationshipTypes: ['PERFORMED_IN', 'BY', 'SUNG_WITH'],
   propertyKeys: [
     'id', 'name', 'artists', 'ccliNumber', 'copyright', 'key', 'date', 'serviceType', 'position', 'seq',
     'username', 'usernameKey', 'passwordHash', 'role', 'tokenVersion', 'value', '_lock',
-    'owner', 'until', 'finishedAt', 'songId', 'serviceId',
+    'owner', 'until', 'finishedAt', 'songId', 'serviceId', 'together', ...PAIR_PROPERTIES,
     ...USAGE_PROPERTIES,
   ],
 };

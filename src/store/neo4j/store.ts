@@ -49,6 +49,7 @@ import type {
 } from '../types';
 import { Neo4jAnalytics } from './analytics';
 import type { SetlistState, SetlistTransition, WriteEffects } from './maintained';
+import { pairDeltas } from './pairs';
 import { NEO4J_TIMEOUTS, isUniquenessViolation, toStoreError } from './driver';
 import { CYPHER, PARAMS, type StatementName } from './statements';
 import {
@@ -427,8 +428,22 @@ export class Neo4jStore implements Store {
    * come after every other lock (see the lock order in ./statements.ts).
    */
   private async maintain(tx: Tx, effects: WriteEffects): Promise<void> {
-    void tx;
-    void effects;
+    await this.movePairs(tx, effects);
+  }
+
+  /** Song pairs by deltas (./pairs.ts); the songs of every setlist changed are locked already. */
+  private async movePairs(tx: Tx, effects: WriteEffects) {
+    for (const part of slices(pairDeltas(effects))) {
+      await expectWrote(tx, 'movePairs', 'moved', part.length, {
+        rows: part.map((r) => ({
+          songId: toInt(r.songId),
+          otherId: toInt(r.otherId),
+          sunAm: toInt(r.sunAm),
+          sunPm: toInt(r.sunPm),
+          wed: toInt(r.wed),
+        })),
+      });
+    }
   }
 
   private async servicesOfSong(tx: Tx, id: number): Promise<number[]> {
@@ -593,8 +608,9 @@ export class Neo4jStore implements Store {
       const [current] = await this.orders(tx, [serviceId]);
       const order = orderAfterLink(songIds(current), songId, position);
       const changed = usageChangedBy(songIds(current), order);
-      // The setlist's songs exist (linked to the service we hold): fewer locked means no song.
-      if (!(await this.lockSongs(tx, [songId, ...changed]))) return 'no-song';
+      // Every song of the setlist is locked (its pairs with the new song change: ./pairs.ts). They
+      // exist (linked to the service we hold): fewer locked means no song.
+      if (!(await this.lockSongs(tx, [songId, ...songIds(current)]))) return 'no-song';
       await this.place(tx, serviceId, current, order);
       await this.refreshUsage(tx, changed);
       await this.maintain(tx, { transitions: [await this.transition(tx, serviceId, current, order)] });
@@ -609,7 +625,8 @@ export class Neo4jStore implements Store {
       if (!current.some((p) => p.songId === songId)) return (await this.lockSongs(tx, [songId])) ? 'not-linked' : 'no-song';
       const order = orderAfterUnlink(songIds(current), songId);
       const changed = usageChangedBy(songIds(current), order);
-      if (!(await this.lockSongs(tx, changed))) return 'no-song';
+      // Every song of the setlist: their pairs with the unlinked song change (./pairs.ts).
+      if (!(await this.lockSongs(tx, songIds(current)))) return 'no-song';
       const params = { serviceId: toInt(serviceId), songId: toInt(songId) };
       await expectWrote(tx, 'unlinkSong', 'removed', 1, params, 'not-linked');
       const rest = current.filter((p) => p.songId !== songId);
@@ -629,7 +646,8 @@ export class Neo4jStore implements Store {
       if (!(await this.lockService(tx, serviceId))) return 'no-service';
       const [current] = await this.orders(tx, [serviceId]);
       const changed = usageChangedBy(current.map((p) => p.songId), songIds);
-      if (!(await this.lockSongs(tx, [...songIds, ...changed]))) return 'no-song';
+      // The old setlist's songs and the new one's: the pairs of both change (./pairs.ts).
+      if (!(await this.lockSongs(tx, [...songIds, ...current.map((p) => p.songId)]))) return 'no-song';
       await expectWrote(tx, 'clearSetlist', 'removed', current.length, { serviceId: toInt(serviceId) });
       await this.createLinks(tx, serviceId, songIds.map((songId, i) => ({ songId, position: i + 1 })));
       await this.refreshUsage(tx, changed);
@@ -830,6 +848,11 @@ export class Neo4jStore implements Store {
           for (const order of await this.orders(tx, part)) for (const p of order) refresh.add(p.songId);
         }
         await this.refreshUsage(tx, [...refresh]);
+        // Their pairs too, from scratch: every pair an imported service holds starts at one of
+        // these songs (the songs of its setlist), both ways round.
+        for (const part of slices(ascending([...refresh]))) {
+          await expectWrote(tx, 'refreshSongPairs', 'refreshed', part.length, { ids: part.map(toInt) });
+        }
         const kinds = Object.keys(SEQUENCE_NAMES) as (keyof typeof SEQUENCE_NAMES)[];
         await expectWrote(tx, 'raiseSequences', 'raised', kinds.length, {
           rows: kinds.map((k) => ({ name: SEQUENCE_NAMES[k], value: toInt(floor[k]) })),
