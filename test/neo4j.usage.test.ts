@@ -223,6 +223,29 @@ describe('Neo4j maintained song usage', () => {
     expect((await store.exportSnapshot()).links).toEqual([]);
   });
 
+  onServer('an import over services the target holds moves the aggregates by what it changed', async () => {
+    const store = await fresh();
+    for (let i = 1; i <= 5; i++) await store.createSong({ name: `s${i}`, artists: ['Amy'] });
+    await store.createService({ date: 1_700_000_000_000, serviceType: 'SUN_AM' });
+    await store.createService({ date: 1_700_100_000_000, serviceType: 'WED' });
+    await store.replaceSetlist(1, [1, 2, 3]);
+    await store.replaceSetlist(2, [3, 4]);
+    const snapshot = await store.exportSnapshot();
+    // Service 1 arrives as a Wednesday holding songs 1 and 5 (MERGE keeps 2 and 3 beside them),
+    // service 2 is left out, service 3 is new.
+    const link = { serviceId: 1, songId: 5, position: 4, seq: 100 };
+    await store.importSnapshot({
+      ...snapshot,
+      services: [
+        { id: 1, date: 1_700_000_000_000, serviceType: 'WED' },
+        { id: 3, date: 1_700_200_000_000, serviceType: 'SUN_PM' },
+      ],
+      links: [snapshot.links.find((l) => l.serviceId === 1 && l.songId === 1)!, link, { serviceId: 3, songId: 4, position: 1, seq: 101 }, { serviceId: 3, songId: 2, position: 2, seq: 102 }],
+    });
+    await expectUsageExact(store, 'after the import');
+    await expectPairsExact(server!.driver(), store, 'after the import');
+  });
+
   onServer('stays exact after any sequence of writes, each write taking its locks in order', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(op, { maxLength: 14 }), async (ops) => {

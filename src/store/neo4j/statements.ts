@@ -171,9 +171,10 @@ const PER_TYPE_COUNTS = USAGE_TYPES.map(([type, p]) => `sum(CASE WHEN r.serviceT
 /**
  * Recompute the song pairs of the bound song `s` that start at it (see ./pairs.ts): its lock first
  * (as REFRESH_USAGE), then its SUNG_WITH relationships are dropped and made again from its links,
- * one per other song sung in one of its services, counting those services per type. Imports and
- * the migration use it; live writes move pairs by deltas (movePairs). Creating a relationship locks
- * the other song too, so a pair is never written beside a writer holding either of its songs.
+ * one per other song sung in one of its services, counting those services per type. Creating a
+ * relationship locks the other song too, so a pair is never written beside a writer holding either
+ * of its songs. The `data.songPairs` migration (./migrations.ts) uses it; writes and imports move
+ * pairs by deltas (movePairs).
  */
 export const REFRESH_PAIRS = `SET s._lock = true
 REMOVE s._lock
@@ -337,12 +338,6 @@ SET ${PAIR_PROPERTIES.map((x) => `p.${x} = p.${x} + row.${x}`).join(', ')},
     p.together = p.together + ${PAIR_PROPERTIES.map((x) => `row.${x}`).join(' + ')}
 FOREACH (gone IN CASE WHEN p.together = 0 THEN [p] ELSE [] END | DELETE gone)
 RETURN count(*) AS moved`,
-  /** Recompute the pairs that start at songs `$ids` (ascending) from their links. */
-  refreshSongPairs: `
-UNWIND $ids AS songId
-MATCH (s:Song {id: songId})
-${REFRESH_PAIRS}
-RETURN count(s) AS refreshed`,
 
   // Services
   ...perOrder(SERVICE_PAGE, (sort) => servicesPage(sort === 'DATE_DESC')),
@@ -619,7 +614,6 @@ export const PARAMS = {
   deleteSong: { id: 'INTEGER' },
   refreshSongUsage: { ids: 'LIST<INTEGER>' },
   movePairs: { rows: { rows: { songId: 'INTEGER', otherId: 'INTEGER', sunAm: 'INTEGER', sunPm: 'INTEGER', wed: 'INTEGER' } } },
-  refreshSongPairs: { ids: 'LIST<INTEGER>' },
 
   ...perOrder(SERVICE_PAGE, (): ParamDecl => ({ serviceTypes: 'LIST<STRING>', ...PAGE_PARAMS })),
   ...perOrder(SERVICE_AFTER, (): ParamDecl => ({ serviceTypes: 'LIST<STRING>', key: 'INTEGER', ...AFTER_ID_PARAMS })),

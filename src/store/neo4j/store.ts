@@ -811,6 +811,17 @@ export class Neo4jStore implements Store {
             rows: part.map((s) => ({ id: toInt(s.id), artistKeys: distinctKeys(s.artists) })),
           });
         }
+        // The services the target holds already, as they are before the import: their setlists
+        // change by the links imported beside theirs (MERGE adds, never removes), and the
+        // maintained aggregates move by the difference (./maintained.ts).
+        const serviceIds = snapshot.services.map((v) => v.id);
+        const existing = await this.serviceFacts(tx, serviceIds);
+        const before = new Map<number, SetlistState>();
+        const held = [...existing.keys()];
+        for (const part of slices(held)) {
+          const orders = await this.orders(tx, part);
+          part.forEach((id, k) => before.set(id, stateOf(existing.get(id)!, orders[k])));
+        }
         for (const part of slices(snapshot.services)) {
           await expectWrote(tx, 'importServices', 'written', part.length, {
             rows: part.map((v) => ({ id: toInt(v.id), date: toInt(v.date), serviceType: v.serviceType })),
@@ -844,15 +855,17 @@ export class Neo4jStore implements Store {
         // here, late: a concurrent writer could deadlock with that, which Neo4j detects and
         // executeWrite retries. Imports are meant to run with writers stopped.
         const refresh = new Set(snapshot.songs.map((s) => s.id));
-        for (const part of slices(snapshot.services.map((v) => v.id))) {
-          for (const order of await this.orders(tx, part)) for (const p of order) refresh.add(p.songId);
+        const transitions: SetlistTransition[] = [];
+        for (const part of slices(snapshot.services)) {
+          const orders = await this.orders(tx, part.map((v) => v.id));
+          part.forEach((v, k) => {
+            for (const p of orders[k]) refresh.add(p.songId);
+            transitions.push({ serviceId: v.id, before: before.get(v.id) ?? null, after: stateOf(v, orders[k]) });
+          });
         }
         await this.refreshUsage(tx, [...refresh]);
-        // Their pairs too, from scratch: every pair an imported service holds starts at one of
-        // these songs (the songs of its setlist), both ways round.
-        for (const part of slices(ascending([...refresh]))) {
-          await expectWrote(tx, 'refreshSongPairs', 'refreshed', part.length, { ids: part.map(toInt) });
-        }
+        // What the import changed, as any write: its cost follows the snapshot, not the target.
+        await this.maintain(tx, { transitions });
         const kinds = Object.keys(SEQUENCE_NAMES) as (keyof typeof SEQUENCE_NAMES)[];
         await expectWrote(tx, 'raiseSequences', 'raised', kinds.length, {
           rows: kinds.map((k) => ({ name: SEQUENCE_NAMES[k], value: toInt(floor[k]) })),
