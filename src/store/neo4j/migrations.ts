@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import os from 'node:os';
 import neo4j, { Neo4jError, type Driver, type ManagedTransaction } from 'neo4j-driver';
 import type { ParamDecl } from './statements';
-import { REFRESH_USAGE } from './statements';
+import { REFRESH_ARTIST, REFRESH_USAGE } from './statements';
 
 /**
  * Migrations run once per database, whichever instance gets there first: every step below is
@@ -63,6 +63,9 @@ export const SCHEMA_CYPHER = {
   performedInSong:
     'CREATE RANGE INDEX performed_in_song IF NOT EXISTS FOR ()-[r:PERFORMED_IN]-() ON (r.songId, r.date, r.serviceId)',
   performedInSongOnline: "CALL db.awaitIndex('performed_in_song', 300)",
+  // The all-time artists report over every type reads the artists' maintained totals (see
+  // ./statements.ts) in this index's order, from the highest, and stops after the page.
+  artistUsageTimes: 'CREATE RANGE INDEX artist_usage_times IF NOT EXISTS FOR (a:Artist) ON (a.usageTimes)',
 } as const;
 
 /** Rows (services, songs) per transaction of a batched data change. */
@@ -112,6 +115,13 @@ RETURN count(v) AS rows, max(v.id) AS last`;
  * `linkIds` copies the song's and the service's ids onto links written before the
  * performed_in_song index (r.songId, r.serviceId): links are never moved to another song or
  * service, so the copies never change once set. Like `linkCopies`, each service's lock first.
+ *
+ * `artistTotals` fills the maintained totals of artists (./statements.ts) written before they
+ * existed, recomputed from their songs exactly as refreshArtists does (the same text, locking each
+ * artist, in key order, before reading its songs; after `songUsage`, whose totals it sums).
+ * Artists written since carry them (every write that touches an artist's songs refreshes it), so
+ * `usageTimes IS NULL` finds only old ones, and each batch leaves fewer: an Artist has no id to
+ * page by, so `$after` (from -1) only carries a running count, returned as `last`.
  */
 export const BATCHED_DATA_CYPHER = {
   linkCopies: perServiceBatch(`
@@ -142,6 +152,14 @@ RETURN count(s) AS rows, max(s.id) AS last`,
   WHERE r.songId IS NULL OR r.serviceId IS NULL
   SET r.songId = s.id, r.serviceId = v.id
 `),
+  artistTotals: `
+MATCH (a:Artist)
+WHERE a.usageTimes IS NULL
+WITH a
+ORDER BY a.key
+LIMIT ${DATA_BATCH}
+${REFRESH_ARTIST}
+RETURN count(a) AS rows, $after + count(a) AS last`,
 } as const;
 
 /** The one migration lock of a database. */
@@ -207,6 +225,7 @@ export const BATCHED_DATA_PARAMS = {
   renumberSetlists: { after: 'INTEGER' },
   songUsage: { after: 'INTEGER' },
   linkIds: { after: 'INTEGER' },
+  artistTotals: { after: 'INTEGER' },
 } as const satisfies Record<keyof typeof BATCHED_DATA_CYPHER, ParamDecl>;
 
 interface Step {
