@@ -416,7 +416,7 @@ export class Neo4jStore implements Store {
    */
   private async refreshArtists(tx: Tx, songIds: readonly number[], formerKeys: readonly string[] = []) {
     const ids = [...slices(ascending(songIds))];
-    const keys = [...slices([...new Set(formerKeys)])];
+    const keys = [...slices([...new Set(formerKeys)].sort())];
     for (let i = 0; i < Math.max(ids.length, keys.length); i++) {
       const params = { songIds: (ids[i] ?? []).map(toInt), keys: keys[i] ?? [] };
       const row = await one(tx, 'refreshArtists', params);
