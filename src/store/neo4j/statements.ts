@@ -81,7 +81,9 @@
  *
  * What the refresh costs a write: each refreshed song's links are read with their setlists (a
  * song sung 200 times: 200 links), while the locks taken are held, the link sequence's included
- * when the write created links; a move inside a setlist refreshes no song at all.
+ * when the write created links; a move inside a setlist refreshes no song at all. Then the artists
+ * of the refreshed songs are recomputed from all their songs (one node each, no link), and their
+ * locks held until commit: writers touching songs of one artist queue on it for that last step.
  *
  * Every write statement returns what it wrote (a row, or a count), and Neo4jStore checks it
  * against what it meant to write, rolling the transaction back when they differ.
