@@ -20,7 +20,7 @@ import {
   awaitMigrated,
   migrateNeo4j,
 } from '../src/store/neo4j/migrations';
-import { CYPHER } from '../src/store/neo4j/statements';
+import { CYPHER, MAINTENANCE_CYPHER } from '../src/store/neo4j/statements';
 import { Neo4jStore } from '../src/store/neo4j/store';
 import { dropSchema, neo4jTarget, wipeNeo4j } from './helpers/neo4j';
 
@@ -342,6 +342,67 @@ CREATE (a:Song {id: 1, name: 'A', artists: []}), (b:Song {id: 2, name: 'B', arti
     await q(BATCHED_DATA_CYPHER.songPairs, { after: neo4j.int(-1) });
     const recounted = await q('MATCH ()-[p:SUNG_WITH]->() RETURN count(p) AS n, sum(p.together) AS together');
     expect([recounted.records[0].get('n').toNumber(), recounted.records[0].get('together').toNumber()]).toEqual([6, 6]);
+  }, 60_000);
+
+  it('a database written before the artist totals gains them, in batches, and the artist_usage_times index', async () => {
+    const NEW = ['schema.artistUsageTimes', 'data.artistTotals'];
+    await migrateNeo4j(driver, database);
+    await wipeNeo4j(driver, database);
+    await q('DROP INDEX artist_usage_times IF EXISTS');
+    const store = new Neo4jStore(driver, { database });
+    await store.createSong({ name: 'A', artists: ['Amy'] });
+    await store.createSong({ name: 'B', artists: ['amy ', 'Bea'] });
+    await store.createSong({ name: 'C', artists: ['amy '] });
+    await store.createService({ date: 1000, serviceType: 'SUN_AM' });
+    await store.createService({ date: 2000, serviceType: 'WED' });
+    await store.replaceSetlist(1, [1, 2]);
+    await store.replaceSetlist(2, [2]);
+    // More artists than one batch holds, whose songs are gone: they get zeros, in a second batch.
+    await q(`UNWIND range(1, ${DATA_BATCH + 200}) AS i CREATE (:Artist {key: 'old ' + toString(i)})`);
+    // The artists as the previous release left them: no totals; every other step recorded.
+    await q(MAINTENANCE_CYPHER.forgetArtistTotals);
+    for (const name of ALL.filter((n) => !NEW.includes(n))) await q(M.recordStep, { name });
+    const allTypes = { from: null, to: null, serviceTypes: ['SUN_AM' as const, 'SUN_PM' as const, 'WED' as const] };
+    expect(await store.artistUsage(allTypes, {})).toEqual({ items: [], total: 0 });
+
+    const { ran } = await migrateNeo4j(driver, database);
+    expect(ran).toEqual(NEW);
+    const totals = await q(`MATCH (a:Artist) WHERE NOT a.key STARTS WITH 'old '
+      RETURN a.key AS key, properties(a) AS props ORDER BY key`);
+    const plain = (props: Record<string, unknown>) =>
+      Object.fromEntries(Object.entries(props).map(([k, v]) => [k, neo4j.isInt(v) ? neo4j.integer.toNumber(v) : v]));
+    // amy: A (SUN_AM), B (SUN_AM and WED), C (never sung); 'amy ' is two of its three entries.
+    expect(totals.records.map((r) => plain(r.get('props')))).toEqual([
+      { key: 'amy', spelling: 'amy ', sunAmTimes: 2, sunPmTimes: 0, wedTimes: 1, usageTimes: 3, songs1: 2, songs2: 0, songs3: 2, songs4: 1, songs5: 2, songs6: 1, songs7: 2 },
+      { key: 'bea', spelling: 'Bea', sunAmTimes: 1, sunPmTimes: 0, wedTimes: 1, usageTimes: 2, songs1: 1, songs2: 0, songs3: 1, songs4: 1, songs5: 1, songs6: 1, songs7: 1 },
+    ]);
+    const old = await q(`MATCH (a:Artist) WHERE a.key STARTS WITH 'old '
+      RETURN count(a) AS n, count(a.usageTimes) AS filled, sum(a.usageTimes) AS times, sum(a.songs7) AS songs, count(a.spelling) AS spelt`);
+    expect(plain(old.records[0].toObject())).toEqual({ n: DATA_BATCH + 200, filled: DATA_BATCH + 200, times: 0, songs: 0, spelt: 0 });
+    const index = await q(`SHOW INDEXES YIELD name, type, entityType, labelsOrTypes, properties, state
+      WHERE name = 'artist_usage_times' RETURN type, entityType, labelsOrTypes, properties, state`);
+    expect(index.records.map((r) => r.toObject())).toEqual([
+      { type: 'RANGE', entityType: 'NODE', labelsOrTypes: ['Artist'], properties: ['usageTimes'], state: 'ONLINE' },
+    ]);
+    // The reports read them: every type off the index, some types off the per-type totals.
+    expect(await store.artistUsage(allTypes, {})).toEqual({
+      items: [
+        { artist: 'amy ', timesSung: 3, songs: 2 },
+        { artist: 'Bea', timesSung: 2, songs: 1 },
+      ],
+      total: 2,
+    });
+    // A tie on times: by the spelling shown ('B' sorts before 'a').
+    expect(await store.artistUsage({ ...allTypes, serviceTypes: ['WED', 'SUN_PM'] }, {})).toEqual({
+      items: [
+        { artist: 'Bea', timesSung: 1, songs: 1 },
+        { artist: 'amy ', timesSung: 1, songs: 1 },
+      ],
+      total: 2,
+    });
+    // A second run writes nothing.
+    const again = await q(BATCHED_DATA_CYPHER.artistTotals, { after: neo4j.int(-1) });
+    expect(again.summary.counters.updates().propertiesSet).toBe(0);
   }, 60_000);
 
   it('two instances migrating an empty database at the same moment: each step runs once, both succeed', async () => {

@@ -1,25 +1,30 @@
 /**
- * The Neo4j store's maintained song usage (src/store/neo4j/statements.ts, refreshSongUsage) under
- * random sequences of every kind of write, on a real Neo4j (NEO4J_URI; `npm run test:neo4j` starts
- * one; without it those tests skip, saying why):
+ * The Neo4j store's maintained song usage and artist totals (src/store/neo4j/statements.ts,
+ * refreshSongUsage and refreshArtists) under random sequences of every kind of write, on a real
+ * Neo4j (NEO4J_URI; `npm run test:neo4j` starts one; without it those tests skip, saying why):
  *
  * - after each write, the all-time analytics (which read the maintained properties only, as
- *   last recomputed by refreshSongUsage) equal the reference computed from the store's own
- *   snapshot: a write path that forgets to refresh a song it changed, or refreshes the wrong
- *   songs, fails here;
+ *   last recomputed by refreshSongUsage and refreshArtists) equal the reference computed from the
+ *   store's own snapshot, and every Artist's maintained totals equal a recomputation from scratch
+ *   (from the snapshot, here in TypeScript): a write path that forgets to refresh a song or an
+ *   artist it changed, or refreshes the wrong ones, fails here;
  * - every write transaction takes its locks in the order of statements.ts's header: services
  *   before songs, songs in ascending id order and each at most once, nothing new after the
  *   PERFORMED_IN sequence (createLinks), refreshed songs ascending and, on setlist paths, already
- *   locked.
+ *   locked; the artists refresh (refreshArtists) is the transaction's last statement, for at least
+ *   the songs whose usage it refreshed.
  *
  * The lock order is read from the statements and parameters the adapter sends (recorded on their
  * way to the server); that Neo4j then queues rather than deadlocks is the contract suite's
  * concurrent tests. Each run starts from an emptied database.
  */
 import fc from 'fast-check';
+import neo4j from 'neo4j-driver';
+import { artistKey } from '../src/domain/artists';
 import { SERVICE_TYPES } from '../src/domain/analytics/window';
 import type { ServiceType } from '../src/generated/graphql';
 import type { AnalyticsWindow, SongUsageQuery } from '../src/store/analytics-types';
+import type { Snapshot } from '../src/store/types';
 import { Neo4jStore, usageChangedBy } from '../src/store/neo4j/store';
 import { Reference } from './helpers/analytics-reference';
 import type { Driver } from 'neo4j-driver';
@@ -42,6 +47,7 @@ type Op =
   | { kind: 'deleteSong'; song: number }
   | { kind: 'createService'; date: number; serviceType: ServiceType }
   | { kind: 'createSong' }
+  | { kind: 'updateSong'; song: number; artists: string[] }
   | { kind: 'importCatalogue'; songs: number[]; date: number; serviceType: ServiceType };
 
 const op: fc.Arbitrary<Op> = fc.oneof(
@@ -59,6 +65,11 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('deleteSong' as const), song }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('createService' as const), date, serviceType: type }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('createSong' as const) }) },
+  // Spellings of one artist ('amy') that tie or outnumber each other, and other artists.
+  {
+    weight: 2,
+    arbitrary: fc.record({ kind: fc.constant('updateSong' as const), song, artists: fc.subarray(['AMY', 'Amy', 'amy ', 'Bea', 'Cy']) }),
+  },
   {
     weight: 1,
     arbitrary: fc.record({ kind: fc.constant('importCatalogue' as const), songs: fc.uniqueArray(song, { maxLength: 3 }), date, serviceType: type }),
@@ -83,6 +94,8 @@ async function apply(store: Neo4jStore, o: Op): Promise<unknown> {
       return store.createService({ date: o.date, serviceType: o.serviceType });
     case 'createSong':
       return store.createSong({ name: 'new', artists: ['Amy'] });
+    case 'updateSong':
+      return store.updateSong(o.song, { artists: o.artists });
     case 'importCatalogue':
       return store
         .importCatalogue({
@@ -162,6 +175,56 @@ async function expectPairsExact(driver: Driver, store: Neo4jStore, context: stri
   expect({ context, pairs: sorted(stored) }).toEqual({ context, pairs: sorted(expected) });
 }
 
+const TYPE_BITS: ServiceType[] = ['SUN_AM', 'SUN_PM', 'WED'];
+const PREFIX: Record<ServiceType, string> = { SUN_AM: 'sunAm', SUN_PM: 'sunPm', WED: 'wed' };
+
+/**
+ * Every artist's totals recomputed from scratch from a snapshot (statements.ts header): per key,
+ * the spelling most used among its songs' entries of that key (ties by spelling), the per-type
+ * and total times of its songs, and per mask of types the songs sung in any of them. Artists
+ * whose songs are all gone are zeros without a spelling.
+ */
+function artistTotals(snapshot: Snapshot, keys: string[]): Record<string, Record<string, unknown>> {
+  const typeOf = new Map(snapshot.services.map((v) => [v.id, v.serviceType]));
+  const times = new Map<number, Record<ServiceType, number>>();
+  for (const l of snapshot.links) {
+    const t = times.get(l.songId) ?? { SUN_AM: 0, SUN_PM: 0, WED: 0 };
+    t[typeOf.get(l.serviceId)!]++;
+    times.set(l.songId, t);
+  }
+  const out: Record<string, Record<string, unknown>> = {};
+  for (const key of keys) {
+    const songs = snapshot.songs.filter((s) => s.artists.some((a) => artistKey(a) === key));
+    const uses = new Map<string, number>();
+    for (const entry of songs.flatMap((s) => s.artists).filter((a) => artistKey(a) === key)) uses.set(entry, (uses.get(entry) ?? 0) + 1);
+    const [spelling] = [...uses].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0] ?? [];
+    const mine = songs.map((s) => times.get(s.id) ?? { SUN_AM: 0, SUN_PM: 0, WED: 0 });
+    const totals: Record<string, unknown> = spelling === undefined ? {} : { spelling };
+    for (const t of TYPE_BITS) totals[`${PREFIX[t]}Times`] = mine.reduce((sum, m) => sum + m[t], 0);
+    totals.usageTimes = mine.reduce((sum, m) => sum + m.SUN_AM + m.SUN_PM + m.WED, 0);
+    for (let mask = 1; mask <= 7; mask++) {
+      totals[`songs${mask}`] = mine.filter((m) => TYPE_BITS.some((t, bit) => mask & (1 << bit) && m[t] > 0)).length;
+    }
+    out[key] = totals;
+  }
+  return out;
+}
+
+/** Every Artist's maintained totals as stored equal artistTotals over the store's own snapshot. */
+async function expectArtistTotalsExact(store: Neo4jStore, driver: Driver, context: string) {
+  const snapshot = await store.exportSnapshot();
+  const { records } = await driver.executeQuery('MATCH (a:Artist) RETURN a.key AS key, properties(a) AS props ORDER BY key', {}, { database: target?.database });
+  const stored = Object.fromEntries(
+    records.map((r) => {
+      const { key: _key, ...props } = r.get('props') as Record<string, unknown>;
+      return [r.get('key') as string, Object.fromEntries(Object.entries(props).map(([k, v]) => [k, neo4j.isInt(v) ? v.toNumber() : v]))];
+    }),
+  );
+  // Every key of a song has its node (and nodes outlive their songs).
+  const keys = [...new Set([...Object.keys(stored), ...snapshot.songs.flatMap((s) => s.artists.map(artistKey))])].sort();
+  expect({ context, artists: stored }).toEqual({ context, artists: artistTotals(snapshot, keys) });
+}
+
 const ids = (s: SentStatement, key: string) => ((s.params as Record<string, string[]>)[key] ?? []).map((v) => Number(/-?\d+/.exec(v)![0]));
 const ascendingStrictly = (list: number[]) => list.every((x, i) => i === 0 || list[i - 1] < x);
 
@@ -194,6 +257,15 @@ function expectLockOrder(statements: SentStatement[], context: string) {
     }
     if (s.statement === 'createLinks') sequence = true;
   }
+  // The artists come last: one refresh, the transaction's last statement, of at least the songs refreshed.
+  const artists = statements.flatMap((s, i) => (s.statement === 'refreshArtists' ? [i] : []));
+  const refreshed = statements.filter((s) => s.statement === 'refreshSongUsage').flatMap((s) => ids(s, 'ids'));
+  if (refreshed.length > 0) expect({ context, refreshesArtists: artists.length }).toEqual({ context, refreshesArtists: 1 });
+  if (artists.length > 0) {
+    expect({ context, artistsRefreshAt: artists, of: statements.length }).toEqual({ context, artistsRefreshAt: [statements.length - 1], of: statements.length });
+    const songs = new Set(ids(statements[artists[0]], 'songIds'));
+    expect({ context, refreshedSongsMissed: refreshed.filter((id) => !songs.has(id)) }).toEqual({ context, refreshedSongsMissed: [] });
+  }
 }
 
 const target = neo4jTarget();
@@ -201,7 +273,7 @@ const SKIPPED = 'Neo4j maintained-usage tests on a server SKIPPED: NEO4J_URI is 
 if (!target) console.warn(SKIPPED);
 const onServer = target ? it : it.skip;
 
-describe('Neo4j maintained song usage', () => {
+describe('Neo4j maintained song usage and artist totals', () => {
   const server = target ? suiteNeo4j(target) : undefined;
   const fresh = (driver?: Driver) => server!.fresh(driver);
 
@@ -264,6 +336,7 @@ describe('Neo4j maintained song usage', () => {
           if (o.kind !== 'importCatalogue') expectLockOrder(driver.take(), context);
           await expectUsageExact(store, context);
           await expectPairsExact(server!.driver(), store, context);
+          await expectArtistTotalsExact(store, server!.driver(), context);
           driver.take();
         }
         // Through a snapshot import into an emptied database, twice (upserts change nothing).
@@ -273,6 +346,7 @@ describe('Neo4j maintained song usage', () => {
         await copy.importSnapshot(snapshot);
         await expectUsageExact(copy, `imported after ${JSON.stringify(ops)}`);
         await expectPairsExact(server!.driver(), copy, `imported after ${JSON.stringify(ops)}`);
+        await expectArtistTotalsExact(copy, server!.driver(), `imported after ${JSON.stringify(ops)}`);
       }),
       // 25 runs: each write of a run is checked with a few dozen server queries.
       { numRuns: 25, seed: 20261122 },

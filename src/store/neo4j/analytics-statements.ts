@@ -1,4 +1,4 @@
-import { LINK_ENDS, USAGE_TYPES, type ParamDecl } from './statements';
+import { LINK_ENDS, TYPE_MASKS, USAGE_TYPES, type ParamDecl } from './statements';
 
 /**
  * The analytics statements of the Neo4j store, one per analytic, with the parameters each takes.
@@ -83,18 +83,13 @@ RETURN size(rows) AS total, row[0] AS id, row[1] AS name, row[2] AS artists, row
   row[4] AS first, row[5] AS last, row[6] AS openers, row[7] AS closers, row[8] AS sunAm,
   row[9] AS sunAmLast, row[10] AS sunPm, row[11] AS sunPmLast, row[12] AS wed, row[13] AS wedLast`;
 
-/** Artist rows (a, timesSung, songs): the spelling shown, the order and the page with its count. */
-const ARTISTS_RANKED = `CALL (a) {
-  MATCH (a)<-[:BY]-(t:Song)
-  UNWIND t.artists AS spelling
-  WITH a, spelling
-  WHERE normalize(toLower(toUpper(trim(normalize(spelling, NFC)))), NFC) = a.key
-  WITH spelling, count(*) AS uses
-  ORDER BY uses DESC, spelling
-  RETURN collect(spelling)[0] AS spelling
-}
-WITH coalesce(spelling, a.key) AS artist, timesSung, songs
-ORDER BY timesSung DESC, artist
+/**
+ * Artist rows (a, timesSung, songs): the spelling shown (maintained on the Artist, see
+ * ./statements.ts; its key when none), the order (ties by spelling, then key) and the page with
+ * its count.
+ */
+const ARTISTS_RANKED = `WITH coalesce(a.spelling, a.key) AS artist, a.key AS key, timesSung, songs
+ORDER BY timesSung DESC, artist, key
 WITH collect([artist, timesSung, songs]) AS rows
 UNWIND rows[$offset..][..$limit] AS row
 RETURN size(rows) AS total, row[0] AS artist, row[1] AS timesSung, row[2] AS songs`;
@@ -375,21 +370,44 @@ RETURN services, firstService, lastService, songs`,
 
   /**
    * Counts come from the (:Artist {key}) nodes, whose keys are exactly src/domain/artists.ts's.
-   * The spelling shown is the most common entry among the artist's songs whose Cypher-folded
-   * form equals the key (NFC, trim, upper then lower case, like the JavaScript function).
+   * The spelling shown is the artist's maintained one (./statements.ts, refreshArtists).
    */
   artistUsage: `
 MATCH (a:Artist)<-[:BY]-(s:Song)-[r:PERFORMED_IN]->()
 WHERE a.key <> '' AND ${IN_WINDOW('r')}
 WITH a, count(r) AS timesSung, count(DISTINCT s) AS songs
 ${ARTISTS_RANKED}`,
-  /** All time: the sum of the artist's songs' maintained counts of the asked types. */
+
+  // All-time artists: the Artists' maintained totals (./statements.ts), no song read.
+  /**
+   * Over every type: artist_usage_times read backwards from the highest total, cut after the
+   * page (a PartialTop orders only the artists that tie on the total, by spelling then key), and
+   * the total counted off the same index. Never-sung artists (usageTimes 0) are not listed.
+   */
   artistUsageAllTime: `
-MATCH (a:Artist)<-[:BY]-(s:Song)
+CALL () {
+  MATCH (a:Artist)
+  WHERE a.usageTimes > 0 AND a.key <> ''
+  WITH a
+  ORDER BY a.usageTimes DESC, coalesce(a.spelling, a.key), a.key
+  SKIP $offset LIMIT $limit
+  RETURN collect(a) AS page
+}
+WITH page, COUNT { MATCH (a:Artist) WHERE a.usageTimes > 0 AND a.key <> '' } AS total
+UNWIND page AS a
+RETURN total, coalesce(a.spelling, a.key) AS artist, a.usageTimes AS timesSung, a.songs7 AS songs`,
+  /**
+   * Some types: every artist's per-type totals of the asked types, and its songs sung in any of
+   * them (songs<mask>, the mask of $serviceTypes), ranked.
+   */
+  artistUsageAllTimeOfTypes: `
+MATCH (a:Artist)
 WHERE a.key <> ''
-WITH a, s, ${USAGE_TYPES.map(([type, p]) => `CASE WHEN '${type}' IN $serviceTypes THEN coalesce(s.${p}Times, 0) ELSE 0 END`).join(' + ')} AS times
-WHERE times > 0
-WITH a, sum(times) AS timesSung, count(DISTINCT s) AS songs
+WITH a, ${USAGE_TYPES.map(([type, p]) => `CASE WHEN '${type}' IN $serviceTypes THEN a.${p}Times ELSE 0 END`).join(' + ')} AS timesSung,
+  CASE ${USAGE_TYPES.map(([type], bit) => `CASE WHEN '${type}' IN $serviceTypes THEN ${1 << bit} ELSE 0 END`).join(' + ')}
+    ${TYPE_MASKS.map((m) => `WHEN ${m} THEN a.songs${m}`).join(' ')}
+  END AS songs
+WHERE timesSung > 0
 ${ARTISTS_RANKED}`,
 } as const;
 
@@ -434,5 +452,6 @@ export const ANALYTICS_PARAMS = {
   },
   songsSungOften: { to: 'INTEGER', serviceTypes: 'LIST<STRING>', lastServices: 'INTEGER', moreThanPercent: 'INTEGER' },
   artistUsage: { ...WINDOW, offset: 'INTEGER', limit: 'INTEGER' },
-  artistUsageAllTime: { serviceTypes: 'LIST<STRING>', offset: 'INTEGER', limit: 'INTEGER' },
+  artistUsageAllTime: { offset: 'INTEGER', limit: 'INTEGER' },
+  artistUsageAllTimeOfTypes: { serviceTypes: 'LIST<STRING>', offset: 'INTEGER', limit: 'INTEGER' },
 } as const satisfies Record<AnalyticsStatementName, ParamDecl>;

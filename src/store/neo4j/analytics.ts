@@ -153,9 +153,11 @@ export class Neo4jAnalytics implements AnalyticsStore {
 
   async artistUsage(window: AnalyticsWindow, page: { limit?: number; offset?: number }) {
     const paging = { offset: toInt(page.offset ?? 0), limit: toInt(page.limit ?? NO_LIMIT) };
-    const [name, params]: [AnalyticsStatementName, Record<string, unknown>] = isAllTime(window)
-      ? ['artistUsageAllTime', { serviceTypes: [...window.serviceTypes], ...paging }]
-      : ['artistUsage', { ...windowParams(window), ...paging }];
+    const [name, params]: [AnalyticsStatementName, Record<string, unknown>] = !isAllTime(window)
+      ? ['artistUsage', { ...windowParams(window), ...paging }]
+      : isAllTypes(window)
+        ? ['artistUsageAllTime', paging]
+        : ['artistUsageAllTimeOfTypes', { serviceTypes: [...window.serviceTypes], ...paging }];
     const rows = await this.run(name, params);
     return {
       items: rows.map((r) => ({

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import os from 'node:os';
 import neo4j, { Neo4jError, type Driver, type ManagedTransaction } from 'neo4j-driver';
 import type { ParamDecl } from './statements';
-import { REFRESH_PAIRS, REFRESH_USAGE } from './statements';
+import { REFRESH_ARTIST, REFRESH_PAIRS, REFRESH_USAGE } from './statements';
 
 /**
  * Migrations run once per database, whichever instance gets there first: every step below is
@@ -66,6 +66,9 @@ export const SCHEMA_CYPHER = {
   // "Songs sung with" over all time and types: a song's pairs (./pairs.ts) by its id, most
   // services together first, read in index order and cut after the page.
   sungWithTogether: 'CREATE RANGE INDEX sung_with_together IF NOT EXISTS FOR ()-[p:SUNG_WITH]-() ON (p.songId, p.together)',
+  // The all-time artists report over every type reads the artists' maintained totals (see
+  // ./statements.ts) in this index's order, from the highest, and stops after the page.
+  artistUsageTimes: 'CREATE RANGE INDEX artist_usage_times IF NOT EXISTS FOR (a:Artist) ON (a.usageTimes)',
 } as const;
 
 /** Rows (services, songs) per transaction of a batched data change. */
@@ -119,6 +122,12 @@ RETURN count(v) AS rows, max(v.id) AS last`;
  * `songPairs` makes the song pairs ("songs sung with": ./pairs.ts) of every song, in id order, from
  * its links, as imports do (REFRESH_PAIRS: the song's lock first, its old pairs replaced, so a
  * batch cut short is simply run again). Writers since keep them by deltas.
+ * `artistTotals` fills the maintained totals of artists (./statements.ts) written before they
+ * existed, recomputed from their songs exactly as refreshArtists does (the same text, locking each
+ * artist, in key order, before reading its songs; after `songUsage`, whose totals it sums).
+ * Artists written since carry them (every write that touches an artist's songs refreshes it), so
+ * `usageTimes IS NULL` finds only old ones, and each batch leaves fewer: an Artist has no id to
+ * page by, so `$after` (from -1) only carries a running count, returned as `last`.
  */
 export const BATCHED_DATA_CYPHER = {
   linkCopies: perServiceBatch(`
@@ -157,6 +166,14 @@ ORDER BY s.id
 LIMIT ${DATA_BATCH}
 ${REFRESH_PAIRS}
 RETURN count(s) AS rows, max(s.id) AS last`,
+  artistTotals: `
+MATCH (a:Artist)
+WHERE a.usageTimes IS NULL
+WITH a
+ORDER BY a.key
+LIMIT ${DATA_BATCH}
+${REFRESH_ARTIST}
+RETURN count(a) AS rows, $after + count(a) AS last`,
 } as const;
 
 /** The one migration lock of a database. */
@@ -223,6 +240,7 @@ export const BATCHED_DATA_PARAMS = {
   songUsage: { after: 'INTEGER' },
   linkIds: { after: 'INTEGER' },
   songPairs: { after: 'INTEGER' },
+  artistTotals: { after: 'INTEGER' },
 } as const satisfies Record<keyof typeof BATCHED_DATA_CYPHER, ParamDecl>;
 
 interface Step {

@@ -2,7 +2,7 @@
  * Every Cypher statement of the Neo4j store, by name, with the parameters each one takes.
  *
  * Graph model:
- *   (:Song {id, name, artists, ccliNumber?, copyright?, <usage properties>})-[:BY]->(:Artist {key})
+ *   (:Song {id, name, artists, ccliNumber?, copyright?, <usage properties>})-[:BY]->(:Artist {key, <artist totals>})
  *   (ccliNumber and copyright, the song's licensing details, are absent when not recorded)
  *   (:Song)-[:PERFORMED_IN {position, seq, date, serviceType, songId, serviceId}]->(:Service {id, date, serviceType})
  *   (:Song)-[:SUNG_WITH {songId, sunAm, sunPm, wed, together}]->(:Song)   song pairs, see ./pairs.ts
@@ -45,6 +45,20 @@
  * a writer that changes a song's links or ends and has not committed yet cannot have refreshed
  * it yet (it would need the lock we hold), and refreshes it after we commit.
  *
+ * Artist totals (maintained aggregates, the all-time artists report's): every Artist carries
+ * `spelling` (the spelling the report shows: the most common entry among its songs' `artists`
+ * whose Cypher-folded form equals its key, ties by spelling; absent when none), `<t>Times` per
+ * service type (the sum of its songs' `<t>Times`), `usageTimes` (their sum), and `songs1` ..
+ * `songs7`: per non-empty set of types, as a mask (bit 0 SUN_AM, bit 1 SUN_PM, bit 2 WED, like
+ * SQLite's timeline masks), how many of its songs were sung at least once in those types. Like
+ * song usage they are RECOMPUTED, by refreshArtists, from the artist's songs, never moved by
+ * deltas, as the LAST statement of every write transaction that changes a song's usage, its
+ * artists or its entries: for the artists of the songs it refreshed, created or updated, and the
+ * artists a song left or a deleted song had. refreshArtists write-locks each artist before
+ * reading its songs, so whichever writer locks an artist last (after the others commit) sees
+ * every committed change of its songs: a writer that changed one of its songs and has not
+ * committed yet has not refreshed it yet, and will after we commit.
+ *
  * Locks (Neo4j holds a write lock until commit): setlist writes lock the Service node first, then
  * read its setlist, then lock, in ascending id order and in one statement, every Song of the
  * setlist before and after the write (their pairs change: ./pairs.ts), then (new links only) the
@@ -53,9 +67,14 @@
  * services it is linked to (ascending id), reads their setlists, then locks the song and the
  * songs whose usage its removal changes (ascending); a service delete locks the service, then the
  * songs of its setlist (ascending, in the refresh); a service update locks the service (its SET),
- * then its songs (ascending, in the refresh, before its pairs move). Every writer takes locks in that one order
- * (service, then songs ascending, then the sequence), so they queue instead of deadlocking, and a
- * delete cannot slip between a link's existence check and its write. The exceptions lock late: a
+ * then its songs (ascending, in the refresh, before its pairs move). Last come the artists: refreshArtists, the last
+ * statement of its transaction, locks the artists it refreshes in ascending key order, in one
+ * statement. Every writer takes locks in that one order (service, then songs ascending, then the
+ * sequence, then artists ascending by key), so they queue instead of deadlocking: a transaction
+ * waiting for a lock holds only locks earlier in the order, so no cycle of waits can form. And a
+ * delete cannot slip between a link's existence check and its write. Writing a BY edge (a song
+ * created or deleted, its artists changed) may also lock its Artist earlier, before the sequence in
+ * a catalogue import: the cycle that allows is detected and retried, as below. The exceptions lock late: a
  * link made between a song delete's first read and its song lock; songs of a snapshot import
  * linked to its services without being in it; a catalogue import, which locks each new service's
  * songs in turn. The data migrations (./migrations.ts: link copies, setlist renumbering, link ids) lock
@@ -64,7 +83,9 @@
  *
  * What the refresh costs a write: each refreshed song's links are read with their setlists (a
  * song sung 200 times: 200 links), while the locks taken are held, the link sequence's included
- * when the write created links; a move inside a setlist refreshes no song at all.
+ * when the write created links; a move inside a setlist refreshes no song at all. Then the artists
+ * of the refreshed songs are recomputed from all their songs (one node each, no link), and their
+ * locks held until commit: writers touching songs of one artist queue on it for that last step.
  *
  * Every write statement returns what it wrote (a row, or a count), and Neo4jStore checks it
  * against what it meant to write, rolling the transaction back when they differ.
@@ -189,6 +210,50 @@ CALL (s) {
   WITH o, ${PER_TYPE_COUNTS}
   CREATE (s)-[:SUNG_WITH {songId: s.id, ${PAIR_PROPERTIES.map((p) => `${p}: ${p}`).join(', ')}, together: ${PAIR_PROPERTIES.join(' + ')}}]->(o)
 }`;
+/** The sets of service types an artist counts its songs for: masks 1..7 (bit i: USAGE_TYPES[i]). */
+export const TYPE_MASKS = [1, 2, 3, 4, 5, 6, 7] as const;
+/** Every maintained total of an Artist (see the header); `usageTimes` and `<t>Times` also name Song properties. */
+export const ARTIST_PROPERTIES = [
+  'spelling',
+  ...USAGE_TYPES.map(([, prefix]) => `${prefix}Times`),
+  'usageTimes',
+  ...TYPE_MASKS.map((m) => `songs${m}`),
+];
+const sungIn = (mask: number) =>
+  USAGE_TYPES.filter((_, bit) => mask & (1 << bit))
+    .map(([, prefix]) => `${prefix} > 0`)
+    .join(' OR ');
+
+/**
+ * Recompute the totals of the bound artist `a` from its songs (see the header). The first SET
+ * takes the artist's write lock before the subqueries read its songs. Songs always carry their
+ * usage (zeros when never sung); the coalesce only covers a song written before song usage was
+ * maintained and not yet filled by its migration. The spelling is the Cypher fold of
+ * src/domain/artists.ts's artistKey (NFC, trim, upper then lower case, NFC); one row with null
+ * when no entry folds to the key (an aggregation without grouping keys answers one row).
+ */
+export const REFRESH_ARTIST = `SET a._lock = true
+REMOVE a._lock
+WITH a
+CALL (a) {
+  OPTIONAL MATCH (a)<-[:BY]-(s:Song)
+  WITH ${USAGE_TYPES.map(([, p]) => `coalesce(s.${p}Times, 0) AS ${p}`).join(', ')}
+  RETURN ${USAGE_TYPES.map(([, p]) => `sum(${p}) AS ${p}Times`).join(', ')},
+    ${TYPE_MASKS.map((m) => `sum(CASE WHEN ${sungIn(m)} THEN 1 ELSE 0 END) AS songs${m}`).join(',\n    ')}
+}
+CALL (a) {
+  MATCH (a)<-[:BY]-(t:Song)
+  UNWIND t.artists AS spelling
+  WITH a, spelling
+  WHERE normalize(toLower(toUpper(trim(normalize(spelling, NFC)))), NFC) = a.key
+  WITH spelling, count(*) AS uses
+  ORDER BY uses DESC, spelling
+  RETURN collect(spelling)[0] AS spelling
+}
+SET a.spelling = spelling,
+    ${USAGE_TYPES.map(([, p]) => `a.${p}Times = ${p}Times`).join(', ')},
+    a.usageTimes = ${USAGE_TYPES.map(([, p]) => `${p}Times`).join(' + ')},
+    ${TYPE_MASKS.map((m) => `a.songs${m} = songs${m}`).join(', ')}`;
 
 /**
  * Batch reads keep the caller's order and length: `i` is each id's index in `$ids`, OPTIONAL MATCH
@@ -580,6 +645,37 @@ MERGE (q:Sequence {name: row.name})
 SET q.value = CASE WHEN q.value < row.value THEN row.value ELSE q.value END
 RETURN count(q) AS raised`,
 
+  // Artist totals (see the header)
+  /** The artists of songs (BY): the ones a song leaves or a song delete takes, read before the write. */
+  artistKeysOfSongs: `
+UNWIND $ids AS songId
+MATCH (:Song {id: songId})-[:BY]->(a:Artist)
+RETURN DISTINCT a.key AS key`,
+  /**
+   * Recompute the totals of the artists of songs `$songIds` and of the artists keyed `$keys` (those
+   * a song left or a deleted song had), locking each in ascending key order, in this one statement:
+   * the last of its transaction (see the header). `artists` counts the keys found, `refreshed` the
+   * artists recomputed; they differ only if an artist node is missing (nodes are never deleted).
+   */
+  refreshArtists: `
+CALL () {
+  UNWIND $songIds AS songId
+  MATCH (:Song {id: songId})-[:BY]->(a:Artist)
+  RETURN a.key AS key
+  UNION
+  UNWIND $keys AS key
+  RETURN key
+}
+WITH key
+ORDER BY key
+OPTIONAL MATCH (a:Artist {key: key})
+CALL (a) {
+  WITH a
+  WHERE a IS NOT NULL
+  ${REFRESH_ARTIST.replace(/\n/g, '\n  ')}
+}
+RETURN count(key) AS artists, count(a) AS refreshed`,
+
   ping: 'RETURN 1 AS ok',
 } as const;
 
@@ -680,6 +776,9 @@ export const PARAMS = {
   importLinks: { rows: { rows: { serviceId: 'INTEGER', songId: 'INTEGER', position: 'INTEGER', seq: 'INTEGER' } } },
   raiseSequences: { rows: { rows: { name: 'STRING', value: 'INTEGER' } } },
 
+  artistKeysOfSongs: { ids: 'LIST<INTEGER>' },
+  refreshArtists: { songIds: 'LIST<INTEGER>', keys: 'LIST<STRING>' },
+
   ping: {},
 } as const satisfies Record<StatementName, ParamDecl>;
 
@@ -693,11 +792,16 @@ export const MAINTENANCE_CYPHER = {
   forgetSongUsage: `
 MATCH (s:Song)
 REMOVE ${USAGE_PROPERTIES.map((p) => `s.${p}`).join(', ')}`,
+  /** Makes every artist look written before its totals were maintained: the migration test refills them. */
+  forgetArtistTotals: `
+MATCH (a:Artist)
+REMOVE ${ARTIST_PROPERTIES.map((p) => `a.${p}`).join(', ')}`,
 } as const;
 
 export const MAINTENANCE_PARAMS = {
   deleteEverything: {},
   forgetSongUsage: {},
+  forgetArtistTotals: {},
 } as const satisfies Record<keyof typeof MAINTENANCE_CYPHER, ParamDecl>;
 
 /** Labels, relationship types and property keys of the model, for the linter's typo checks. */
@@ -709,5 +813,6 @@ export const GRAPH_VOCABULARY = {
     'username', 'usernameKey', 'passwordHash', 'role', 'tokenVersion', 'value', '_lock',
     'owner', 'until', 'finishedAt', 'songId', 'serviceId', 'together', ...PAIR_PROPERTIES,
     ...USAGE_PROPERTIES,
+    ...ARTIST_PROPERTIES,
   ],
 };

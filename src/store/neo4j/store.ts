@@ -316,7 +316,11 @@ export class Neo4jStore implements Store {
   }
 
   createSong(input: SongInput) {
-    return this.write(async (tx) => toSong(await one(tx, 'createSong', createSongParams(input))));
+    return this.write(async (tx) => {
+      const song = toSong(await one(tx, 'createSong', createSongParams(input)));
+      await this.refreshArtists(tx, [song.id]);
+      return song;
+    });
   }
 
   updateSong(id: number, patch: SongPatch) {
@@ -332,9 +336,12 @@ export class Neo4jStore implements Store {
       });
       if (!row) return null;
       if (patch.artists !== undefined) {
+        // The artists it leaves, read before the re-pointing (updateSong's SET holds the song's lock).
+        const left = await this.artistKeysOfSongs(tx, [id]);
         await expectWrote(tx, 'setSongArtists', 'songs', 1, {
           rows: [{ id: toInt(id), artistKeys: distinctKeys(patch.artists) }],
         });
+        await this.refreshArtists(tx, [id], left);
       }
       return toSong(row);
     });
@@ -364,6 +371,7 @@ export class Neo4jStore implements Store {
       // The setlists read above still hold unless the song's services changed before its lock.
       const same = late.length === 0 && services.length === before.length;
       const orders = same ? read : await this.orders(tx, services);
+      const itsArtists = await this.artistKeysOfSongs(tx, [id]);
       await expectWrote(tx, 'deleteSong', 'deleted', 1, { id: toInt(id) }, false);
       // DETACH DELETE took the song's links; the setlists it was in close the gap.
       await this.placeExisting(
@@ -383,6 +391,7 @@ export class Neo4jStore implements Store {
         })),
         deletedSongs: [id],
       });
+      await this.refreshArtists(tx, affected(orders), itsArtists);
       return true;
     });
   }
@@ -443,6 +452,29 @@ export class Neo4jStore implements Store {
           wed: toInt(r.wed),
         })),
       });
+    }
+  }
+
+  /** The keys of these songs' artists (BY), read before a write that changes or removes them. */
+  private async artistKeysOfSongs(tx: Tx, ids: readonly number[]): Promise<string[]> {
+    return (await run(tx, 'artistKeysOfSongs', { ids: ids.map(toInt) })).map((r) => r.get('key') as string);
+  }
+
+  /**
+   * Recompute the maintained totals (refreshArtists) of these songs' artists and of the artists
+   * keyed `formerKeys` (left by a song, or a deleted song's): the last statement of every write
+   * transaction that changes a song's usage, artists or entries, so the artist locks come last
+   * (see statements.ts). One statement locks its artists in key order; an import's thousands of
+   * songs go in slices, each its own statement (an artist in two slices is recomputed twice).
+   */
+  private async refreshArtists(tx: Tx, songIds: readonly number[], formerKeys: readonly string[] = []) {
+    const ids = [...slices(ascending(songIds))];
+    const keys = [...slices([...new Set(formerKeys)].sort())];
+    for (let i = 0; i < Math.max(ids.length, keys.length); i++) {
+      const params = { songIds: (ids[i] ?? []).map(toInt), keys: keys[i] ?? [] };
+      const row = await one(tx, 'refreshArtists', params);
+      const [artists, refreshed] = ['artists', 'refreshed'].map((c) => fromInt(row.get(c), `refreshArtists.${c}`));
+      if (artists !== refreshed) throw new Error(`Cypher statement refreshArtists refreshed ${refreshed} of ${artists} artists; rolled back`);
     }
   }
 
@@ -512,6 +544,7 @@ export class Neo4jStore implements Store {
         const [setlist] = await this.orders(tx, [id]);
         await this.refreshUsage(tx, songIds(setlist));
         await this.maintain(tx, { transitions: [{ serviceId: id, before: stateOf(old, setlist), after: stateOf(updated, setlist) }] });
+        await this.refreshArtists(tx, songIds(setlist));
       }
       return updated;
     });
@@ -526,6 +559,7 @@ export class Neo4jStore implements Store {
       // Its songs lose a link: refreshed after the delete (locking them, ascending, after the service).
       await this.refreshUsage(tx, songIds(setlist));
       await this.maintain(tx, { transitions: [{ serviceId: id, before: stateOf(old, setlist), after: null }] });
+      await this.refreshArtists(tx, songIds(setlist));
       return true;
     });
   }
@@ -614,6 +648,7 @@ export class Neo4jStore implements Store {
       await this.place(tx, serviceId, current, order);
       await this.refreshUsage(tx, changed);
       await this.maintain(tx, { transitions: [await this.transition(tx, serviceId, current, order)] });
+      await this.refreshArtists(tx, changed);
       return 'ok';
     });
   }
@@ -633,6 +668,7 @@ export class Neo4jStore implements Store {
       await this.place(tx, serviceId, rest, order);
       await this.refreshUsage(tx, changed);
       await this.maintain(tx, { transitions: [await this.transition(tx, serviceId, current, order)] });
+      await this.refreshArtists(tx, changed);
       return 'ok';
     });
   }
@@ -652,6 +688,7 @@ export class Neo4jStore implements Store {
       await this.createLinks(tx, serviceId, songIds.map((songId, i) => ({ songId, position: i + 1 })));
       await this.refreshUsage(tx, changed);
       await this.maintain(tx, { transitions: [await this.transition(tx, serviceId, current, songIds)] });
+      await this.refreshArtists(tx, changed);
       return 'ok';
     });
   }
@@ -803,10 +840,13 @@ export class Neo4jStore implements Store {
     return this.transact(
       'WRITE',
       async (tx) => {
+        // Artists a song already here leaves when the snapshot's version of it replaces it.
+        const left = new Set<string>();
         for (const part of slices(snapshot.songs)) {
           await expectWrote(tx, 'importSongs', 'written', part.length, {
             rows: part.map((s) => ({ id: toInt(s.id), name: s.name, artists: s.artists, ...licensingOf(licensing, s.id) })),
           });
+          for (const key of await this.artistKeysOfSongs(tx, part.map((s) => s.id))) left.add(key);
           await expectWrote(tx, 'setSongArtists', 'songs', part.length, {
             rows: part.map((s) => ({ id: toInt(s.id), artistKeys: distinctKeys(s.artists) })),
           });
@@ -870,6 +910,8 @@ export class Neo4jStore implements Store {
         await expectWrote(tx, 'raiseSequences', 'raised', kinds.length, {
           rows: kinds.map((k) => ({ name: SEQUENCE_NAMES[k], value: toInt(floor[k]) })),
         });
+        // Last: the sequences (the link one included) are locked above, before any artist.
+        await this.refreshArtists(tx, [...refresh], [...left]);
         return snapshotCounts(snapshot);
       },
       10 * 60_000,
@@ -916,6 +958,7 @@ export class Neo4jStore implements Store {
         await this.maintain(tx, {
           transitions: services.map((v) => ({ serviceId: v.id, before: null, after: { ...stateOf(v, []), songIds: setlistOf.get(v.id) ?? [] } })),
         });
+        await this.refreshArtists(tx, [...songs.map((s) => s.id), ...setlists.flatMap((l) => l.songIds)]);
         return { songs, services };
       },
       // A batch is hundreds of statements in one transaction; the per-call limit is meant for one.
