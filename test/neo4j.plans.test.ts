@@ -38,14 +38,15 @@ function value(name: string, type: ParamType): unknown {
     if (name === 'buckets') {
       return [0, 1, 2].map((i) => ({ startMs: neo4j.int(START + i * 30 * DAY), endMs: neo4j.int(START + (i + 1) * 30 * DAY - 1) }));
     }
-    throw new Error(`no value for rows parameter ${name}`);
+    // Other row lists: one row, each field by its own name.
+    return [Object.fromEntries(Object.entries(type.rows).map(([field, t]) => [field, value(field, t)]))];
   }
   const byName: Record<string, unknown> = {
     offset: 0, limit: 20, id: 120, key: type.startsWith('STRING') ? 'M' : START + 200 * DAY,
     ids: [3, 1, 2], serviceTypes: TYPES, query: 'grace*', artistKey: 'artist 3',
     min: START, max: START + 365 * DAY, from: START, to: START + 365 * DAY, songId: 7,
     serviceIds: [1, 2], includeUnsung: true, lastBefore: null, firstFrom: null, firstTo: null, sort: 'TIMES_SUNG',
-    lastServices: 12, moreThanPercent: 50,
+    lastServices: 12, moreThanPercent: 50, otherId: 9, sunAm: 1, sunPm: 0, wed: 0,
   };
   if (!(name in byName)) throw new Error(`no value for parameter ${name}`);
   const v = byName[name];
@@ -159,6 +160,9 @@ const EXPECTED: Record<string, Expected> = {
   // The song's links in the window off performed_in_song, their services' other songs and each
   // one's links in the window (the same index); ranked by count (a Top-K).
   songsSungWith: { reads: ['performed_in_song'], sorts: ['Top(performed_in_song)'] },
+  // A write's pair deltas: each pair found by its two songs' ids on sung_with_pair (not by a
+  // MERGE walking one song's pairs); its songs by their unique ids only to create a new pair.
+  movePairs: { reads: ['song_id', 'sung_with_pair'] },
   // All time, some types: the song's unique seek and its maintained pairs (no link read), ranked
   // by count (a Top-K).
   songsSungWithAllTime: { reads: ['song_id'], sorts: ['Top(song_id)'] },

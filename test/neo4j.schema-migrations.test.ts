@@ -311,10 +311,11 @@ CREATE (a:Song {id: 1, name: 'A', artists: []}), (b:Song {id: 2, name: 'B', arti
   }, 60_000);
 
   it('a database written before song pairs gains them (both ways round, per type) and their index', async () => {
-    const NEW = ['schema.sungWithTogether', 'data.songPairs'];
+    const NEW = ['schema.sungWithTogether', 'schema.sungWithPair', 'data.songPairs'];
     await migrateNeo4j(driver, database);
     await wipeNeo4j(driver, database);
     await q('DROP INDEX sung_with_together IF EXISTS');
+    await q('DROP INDEX sung_with_pair IF EXISTS');
     await q(OLD_GRAPH);
     // The graph as the previous release left it: every earlier data step done and recorded.
     for (const [name, text] of Object.entries(BATCHED_DATA_CYPHER)) {
@@ -326,7 +327,7 @@ CREATE (a:Song {id: 1, name: 'A', artists: []}), (b:Song {id: 2, name: 'B', arti
     expect(ran).toEqual(NEW);
 
     const pairs = await q(`MATCH (s:Song)-[p:SUNG_WITH]->(o:Song)
-      RETURN s.id = p.songId AS keyed, s.name + o.name AS pair, [p.sunAm, p.sunPm, p.wed, p.together] AS counts ORDER BY pair`);
+      RETURN s.id = p.songId AND o.id = p.otherId AS keyed, s.name + o.name AS pair, [p.sunAm, p.sunPm, p.wed, p.together] AS counts ORDER BY pair`);
     // Service 1 (SUN_AM) holds A, B and C; service 2 (WED) holds C alone: no pair.
     expect(pairs.records.map((r) => [r.get('pair'), r.get('keyed'), (r.get('counts') as { toNumber(): number }[]).map((n) => n.toNumber())])).toEqual(
       ['AB', 'AC', 'BA', 'BC', 'CA', 'CB'].map((pair) => [pair, true, [1, 0, 0, 1]]),

@@ -25,6 +25,7 @@ import { SERVICE_TYPES } from '../src/domain/analytics/window';
 import type { ServiceType } from '../src/generated/graphql';
 import type { AnalyticsWindow, SongUsageQuery } from '../src/store/analytics-types';
 import type { Snapshot } from '../src/store/types';
+import { CYPHER } from '../src/store/neo4j/statements';
 import { Neo4jStore, usageChangedBy } from '../src/store/neo4j/store';
 import { Reference } from './helpers/analytics-reference';
 import type { Driver } from 'neo4j-driver';
@@ -162,12 +163,12 @@ async function expectPairsExact(driver: Driver, store: Neo4jStore, context: stri
     }
   }
   const { records } = await driver.executeQuery(
-    'MATCH (s:Song)-[p:SUNG_WITH]->(o:Song) RETURN s.id AS s, o.id AS o, p.songId AS songId, p.sunAm AS sunAm, p.sunPm AS sunPm, p.wed AS wed, p.together AS together',
+    'MATCH (s:Song)-[p:SUNG_WITH]->(o:Song) RETURN s.id AS s, o.id AS o, p.songId AS songId, p.otherId AS otherId, p.sunAm AS sunAm, p.sunPm AS sunPm, p.wed AS wed, p.together AS together',
   );
   const stored = new Map(
     records.map((r) => {
       const n = (k: string) => Number(r.get(k));
-      if (n('songId') !== n('s')) throw new Error(`${context}: pair ${n('s')}>${n('o')} carries songId ${n('songId')}`);
+      if (n('songId') !== n('s') || n('otherId') !== n('o')) throw new Error(`${context}: pair ${n('s')}>${n('o')} carries ${n('songId')}>${n('otherId')}`);
       return [`${n('s')}>${n('o')}`, { SUN_AM: n('sunAm'), SUN_PM: n('sunPm'), WED: n('wed'), together: n('together') }];
     }),
   );
@@ -293,6 +294,30 @@ describe('Neo4j maintained song usage and artist totals', () => {
     await store.createService({ date: 0, serviceType: 'WED' });
     await expect(store.replaceSetlist(1, [1, 1])).rejects.toThrow(/listed twice/);
     expect((await store.exportSnapshot()).links).toEqual([]);
+  });
+
+  onServer("a pair's delta costs the same however many partners its songs have (PROFILE db hits)", async () => {
+    await fresh();
+    const driver = server!.driver();
+    const q = (text: string, params: Record<string, unknown> = {}) => driver.executeQuery(text, params, { database: target!.database });
+    const PARTNERS = 3000;
+    await q(`UNWIND range(1, ${PARTNERS + 2}) AS i CREATE (:Song {id: i, name: 'x', artists: []})`);
+    // Songs 1 and 2 were each sung with 3,000 others (not with each other yet).
+    await q(`MATCH (a:Song {id: 1}), (o:Song) WHERE o.id > 2
+      CREATE (a)-[:SUNG_WITH {songId: 1, otherId: o.id, sunAm: 1, sunPm: 0, wed: 0, together: 1}]->(o)`);
+    await q(`MATCH (b:Song {id: 2}), (o:Song) WHERE o.id > 2
+      CREATE (o)-[:SUNG_WITH {songId: o.id, otherId: 2, sunAm: 1, sunPm: 0, wed: 0, together: 1}]->(b)`);
+    const hits = async (sunAm: number) => {
+      const row = { songId: neo4j.int(1), otherId: neo4j.int(2), sunAm: neo4j.int(sunAm), sunPm: neo4j.int(0), wed: neo4j.int(0) };
+      const { summary } = await q(`PROFILE ${CYPHER.movePairs}`, { rows: [row] });
+      type Plan = { dbHits: number; children: Plan[] };
+      const total = (plan: Plan): number => plan.dbHits + plan.children.reduce((sum, c) => sum + total(c), 0);
+      return total(summary.profile as unknown as Plan);
+    };
+    // Made, counted again, then removed: each a few dozen db hits (a MERGE walked 3,000 pairs).
+    const costs = [await hits(1), await hits(1), await hits(-2)];
+    expect({ costs, fewerThan100: costs.every((c) => c < 100) }).toEqual({ costs, fewerThan100: true });
+    expect((await q('MATCH ()-[p:SUNG_WITH {songId: 1, otherId: 2}]->() RETURN count(p) AS n')).records[0].get('n').toNumber()).toBe(0);
   });
 
   onServer('an import over services the target holds moves the aggregates by what it changed', async () => {

@@ -66,6 +66,9 @@ export const SCHEMA_CYPHER = {
   // "Songs sung with" over all time and types: a song's pairs (./pairs.ts) by its id, most
   // services together first, read in index order and cut after the page.
   sungWithTogether: 'CREATE RANGE INDEX sung_with_together IF NOT EXISTS FOR ()-[p:SUNG_WITH]-() ON (p.songId, p.together)',
+  // A pair by its two songs' ids, for the writers' deltas (movePairs): a seek, where a MERGE
+  // between two often-sung songs walked one song's pairs.
+  sungWithPair: 'CREATE RANGE INDEX sung_with_pair IF NOT EXISTS FOR ()-[p:SUNG_WITH]-() ON (p.songId, p.otherId)',
   // The all-time artists report over every type reads the artists' maintained totals (see
   // ./statements.ts) in this index's order, from the highest, and stops after the page.
   artistUsageTimes: 'CREATE RANGE INDEX artist_usage_times IF NOT EXISTS FOR (a:Artist) ON (a.usageTimes)',

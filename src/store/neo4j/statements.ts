@@ -5,7 +5,7 @@
  *   (:Song {id, name, artists, ccliNumber?, copyright?, <usage properties>})-[:BY]->(:Artist {key, <artist totals>})
  *   (ccliNumber and copyright, the song's licensing details, are absent when not recorded)
  *   (:Song)-[:PERFORMED_IN {position, seq, date, serviceType, songId, serviceId}]->(:Service {id, date, serviceType})
- *   (:Song)-[:SUNG_WITH {songId, sunAm, sunPm, wed, together}]->(:Song)   song pairs, see ./pairs.ts
+ *   (:Song)-[:SUNG_WITH {songId, otherId, sunAm, sunPm, wed, together}]->(:Song)   song pairs, see ./pairs.ts
  *   (a link's date and serviceType copy its service's, kept in step by COPY_TO_LINKS; songId and
  *   serviceId copy its ends' ids, set when it is created and never changed: links never move)
  *   (:User {id, username, usernameKey, passwordHash, role, tokenVersion})
@@ -208,7 +208,7 @@ CALL (s) {
   MATCH (s)-[r:PERFORMED_IN]->(:Service)<-[:PERFORMED_IN]-(o:Song)
   WHERE o <> s
   WITH o, ${PER_TYPE_COUNTS}
-  CREATE (s)-[:SUNG_WITH {songId: s.id, ${PAIR_PROPERTIES.map((p) => `${p}: ${p}`).join(', ')}, together: ${PAIR_PROPERTIES.join(' + ')}}]->(o)
+  CREATE (s)-[:SUNG_WITH {songId: s.id, otherId: o.id, ${PAIR_PROPERTIES.map((p) => `${p}: ${p}`).join(', ')}, together: ${PAIR_PROPERTIES.join(' + ')}}]->(o)
 }`;
 /** The sets of service types an artist counts its songs for: masks 1..7 (bit i: USAGE_TYPES[i]). */
 export const TYPE_MASKS = [1, 2, 3, 4, 5, 6, 7] as const;
@@ -390,15 +390,31 @@ RETURN count(s) AS refreshed`,
   /**
    * Song pairs (./pairs.ts): add each row's per-type deltas to the pair (songId)->(otherId), made
    * on its first service and removed when no service holds both any more. The caller holds both
-   * songs' locks (every song of the setlists it changes), so no other writer makes the same pair
-   * beside it. `together` is the sum over types: the all-types report reads it in index order.
+   * songs' locks (every song of the setlists it changes), so no other writer makes or removes the
+   * same pair beside it, and looking it up before creating it is safe. It is looked up on the
+   * index sung_with_pair (songId, otherId): a MERGE between the two songs checked the relationships
+   * of one of them (Expand(Into)), 20,000 db hits for two songs with 20,000 partners each, where
+   * the seek costs about ten, however often either song was sung. `together` is the sum over
+   * types: the all-types report reads it in index order.
    */
   movePairs: `
 UNWIND $rows AS row
-MATCH (s:Song {id: row.songId})
-MATCH (o:Song {id: row.otherId})
-MERGE (s)-[p:SUNG_WITH]->(o)
-  ON CREATE SET p.songId = s.id, ${PAIR_PROPERTIES.map((x) => `p.${x} = 0`).join(', ')}, p.together = 0
+OPTIONAL MATCH ()-[old:SUNG_WITH]->()
+USING INDEX SEEK old:SUNG_WITH(songId, otherId)
+WHERE old.songId = row.songId AND old.otherId = row.otherId
+CALL (row, old) {
+  WITH *
+  WHERE old IS NULL
+  MATCH (s:Song {id: row.songId})
+  MATCH (o:Song {id: row.otherId})
+  CREATE (s)-[made:SUNG_WITH {songId: s.id, otherId: o.id, ${PAIR_PROPERTIES.map((x) => `${x}: 0`).join(', ')}, together: 0}]->(o)
+  RETURN made
+  UNION
+  WITH *
+  WHERE old IS NOT NULL
+  RETURN old AS made
+}
+WITH row, made AS p
 SET ${PAIR_PROPERTIES.map((x) => `p.${x} = p.${x} + row.${x}`).join(', ')},
     p.together = p.together + ${PAIR_PROPERTIES.map((x) => `row.${x}`).join(' + ')}
 FOREACH (gone IN CASE WHEN p.together = 0 THEN [p] ELSE [] END | DELETE gone)
@@ -811,7 +827,7 @@ export const GRAPH_VOCABULARY = {
   propertyKeys: [
     'id', 'name', 'artists', 'ccliNumber', 'copyright', 'key', 'date', 'serviceType', 'position', 'seq',
     'username', 'usernameKey', 'passwordHash', 'role', 'tokenVersion', 'value', '_lock',
-    'owner', 'until', 'finishedAt', 'songId', 'serviceId', 'together', ...PAIR_PROPERTIES,
+    'owner', 'until', 'finishedAt', 'songId', 'serviceId', 'otherId', 'together', ...PAIR_PROPERTIES,
     ...USAGE_PROPERTIES,
     ...ARTIST_PROPERTIES,
   ],
