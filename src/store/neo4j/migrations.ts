@@ -63,6 +63,11 @@ export const SCHEMA_CYPHER = {
   performedInSong:
     'CREATE RANGE INDEX performed_in_song IF NOT EXISTS FOR ()-[r:PERFORMED_IN]-() ON (r.songId, r.date, r.serviceId)',
   performedInSongOnline: "CALL db.awaitIndex('performed_in_song', 300)",
+  // Maintained timeline periods (./periods.ts): one node per key, MERGEd by the writers; the
+  // timeline finds a bucket's period by its instants; one zone record.
+  periodKey: 'CREATE CONSTRAINT period_key IF NOT EXISTS FOR (p:Period) REQUIRE p.key IS UNIQUE',
+  periodRange: 'CREATE RANGE INDEX period_range IF NOT EXISTS FOR (p:Period) ON (p.start, p.end)',
+  timelineZoneName: 'CREATE CONSTRAINT timeline_zone_name IF NOT EXISTS FOR (z:TimelineZone) REQUIRE z.name IS UNIQUE',
 } as const;
 
 /** Rows (services, songs) per transaction of a batched data change. */
@@ -144,6 +149,24 @@ RETURN count(s) AS rows, max(s.id) AS last`,
 `),
 } as const;
 
+/**
+ * Data changes that are one statement, after the batched ones. `timelinePeriods` records that the
+ * timeline periods (./periods.ts) are to be built: a zone record without a zone, which the
+ * timeline does not trust (it reads links), and which the first store opened with migrations on
+ * fills in its SERVICE_TIME_ZONE, batched (./timeline.ts openTimeline: the calendars are
+ * luxon's, computed in TypeScript, so the filling cannot be a Cypher step). A database that
+ * already has a record keeps it.
+ */
+export const ONE_STATEMENT_DATA_CYPHER = {
+  timelinePeriods: `
+MERGE (z:TimelineZone {name: 'timeline'})
+RETURN count(z) AS recorded`,
+} as const;
+
+export const ONE_STATEMENT_DATA_PARAMS = {
+  timelinePeriods: {},
+} as const satisfies Record<keyof typeof ONE_STATEMENT_DATA_CYPHER, ParamDecl>;
+
 /** The one migration lock of a database. */
 const LOCK = 'migrations';
 
@@ -211,7 +234,7 @@ export const BATCHED_DATA_PARAMS = {
 
 interface Step {
   name: string;
-  kind: 'schema' | 'batched';
+  kind: 'schema' | 'batched' | 'statement';
   text: string;
 }
 
@@ -219,6 +242,7 @@ interface Step {
 export const MIGRATION_STEPS: readonly Step[] = [
   ...Object.entries(SCHEMA_CYPHER).map(([key, text]) => ({ name: `schema.${key}`, kind: 'schema' as const, text })),
   ...Object.entries(BATCHED_DATA_CYPHER).map(([key, text]) => ({ name: `data.${key}`, kind: 'batched' as const, text })),
+  ...Object.entries(ONE_STATEMENT_DATA_CYPHER).map(([key, text]) => ({ name: `data.${key}`, kind: 'statement' as const, text })),
 ];
 
 export interface MigrationLog {
@@ -319,6 +343,10 @@ export async function migrateNeo4j(driver: Driver, database?: string, options: M
             if (!row || neo4j.integer.toNumber(row.get('rows')) < DATA_BATCH) break;
             after = neo4j.int(row.get('last'));
           }
+          await write(record);
+        }
+        if (step.kind === 'statement') {
+          await write((tx) => run(tx, step.text));
           await write(record);
         }
         ran.push(step.name);

@@ -73,6 +73,7 @@
  */
 
 import { perOrder, SERVICE_AFTER, SERVICE_PAGE, SONG_AFTER, SONG_PAGE } from '../list-statements';
+import { PERIOD_CYPHER, PERIOD_PARAMS, PERIOD_PROPERTIES } from './period-statements';
 
 /** Parameter types as Cypher names them; `?` means null is allowed (patch fields). */
 export type ScalarType =
@@ -538,6 +539,8 @@ SET q.value = CASE WHEN q.value < row.value THEN row.value ELSE q.value END
 RETURN count(q) AS raised`,
 
   ping: 'RETURN 1 AS ok',
+
+  ...PERIOD_CYPHER,
 } as const;
 
 export type StatementName = keyof typeof CYPHER;
@@ -637,6 +640,8 @@ export const PARAMS = {
   raiseSequences: { rows: { rows: { name: 'STRING', value: 'INTEGER' } } },
 
   ping: {},
+
+  ...PERIOD_PARAMS,
 } as const satisfies Record<StatementName, ParamDecl>;
 
 /**
@@ -658,12 +663,13 @@ export const MAINTENANCE_PARAMS = {
 
 /** Labels, relationship types and property keys of the model, for the linter's typo checks. */
 export const GRAPH_VOCABULARY = {
-  labels: ['Song', 'Service', 'User', 'Artist', 'Sequence', 'MigrationLock', 'MigrationStep'],
+  labels: ['Song', 'Service', 'User', 'Artist', 'Sequence', 'MigrationLock', 'MigrationStep', 'Period', 'TimelineZone'],
   relationshipTypes: ['PERFORMED_IN', 'BY'],
   propertyKeys: [
     'id', 'name', 'artists', 'ccliNumber', 'copyright', 'key', 'date', 'serviceType', 'position', 'seq',
     'username', 'usernameKey', 'passwordHash', 'role', 'tokenVersion', 'value', '_lock',
     'owner', 'until', 'finishedAt', 'songId', 'serviceId',
     ...USAGE_PROPERTIES,
+    ...PERIOD_PROPERTIES,
   ],
 };

@@ -49,6 +49,8 @@ import type {
 } from '../types';
 import { Neo4jAnalytics } from './analytics';
 import type { SetlistState, SetlistTransition, WriteEffects } from './maintained';
+import { periodsOfDates } from './periods';
+import { movePeriods, openTimeline, recomputePeriods } from './timeline';
 import { NEO4J_TIMEOUTS, isUniquenessViolation, toStoreError } from './driver';
 import { CYPHER, PARAMS, type StatementName } from './statements';
 import {
@@ -177,7 +179,12 @@ const SEQUENCE_NAMES = { song: 'Song', service: 'Service', user: 'User', link: '
 export interface Neo4jStoreOptions {
   database?: string;
   transactionTimeoutMs?: number;
+  /** SERVICE_TIME_ZONE: the zone of the maintained timeline periods (./periods.ts). Default UTC. */
+  serviceTimeZone?: string;
 }
+
+/** Transactions that may read a whole history: snapshot imports, the timeline rebuild. */
+const LONG_TRANSACTION_MS = 10 * 60_000;
 
 /**
  * The graph store. It owns its driver (one per process: the driver is the connection pool) and
@@ -187,13 +194,18 @@ export interface Neo4jStoreOptions {
 export class Neo4jStore implements Store {
   readonly kind = 'neo4j' as const;
 
+  private readonly zone: string;
+  private readonly analytics: Neo4jAnalytics;
+
   constructor(
     private readonly driver: Driver,
     private readonly options: Neo4jStoreOptions = {},
-  ) {}
+  ) {
+    this.zone = options.serviceTimeZone ?? 'UTC';
+    this.analytics = new Neo4jAnalytics((work) => this.read(work), this.zone);
+  }
 
   // Analytics (./analytics.ts), each one read transaction.
-  private readonly analytics = new Neo4jAnalytics((work) => this.read(work));
   songUsage: Store['songUsage'] = (q) => this.analytics.songUsage(q);
   usageOfSongs: Store['usageOfSongs'] = (ids, w) => this.analytics.usageOfSongs(ids, w);
   songsSungWith: Store['songsSungWith'] = (id, w, limit) => this.analytics.songsSungWith(id, w, limit);
@@ -427,8 +439,20 @@ export class Neo4jStore implements Store {
    * come after every other lock (see the lock order in ./statements.ts).
    */
   private async maintain(tx: Tx, effects: WriteEffects): Promise<void> {
-    void tx;
-    void effects;
+    await this.maintainPeriods(tx, effects);
+  }
+
+  /** The timeline periods (./periods.ts): one statement, periods locked in key order. */
+  private async maintainPeriods(tx: Tx, effects: WriteEffects): Promise<void> {
+    await movePeriods(tx, effects, this.zone);
+  }
+
+  /**
+   * On opening with migrations on (./connect.ts): make sure the timeline periods are kept in this
+   * store's zone, rebuilding them when not (./timeline.ts). Whether it rebuilt.
+   */
+  openTimeline(): Promise<boolean> {
+    return openTimeline((work) => this.transact('WRITE', work, LONG_TRANSACTION_MS), this.zone);
   }
 
   private async servicesOfSong(tx: Tx, id: number): Promise<number[]> {
@@ -793,6 +817,12 @@ export class Neo4jStore implements Store {
             rows: part.map((s) => ({ id: toInt(s.id), artistKeys: distinctKeys(s.artists) })),
           });
         }
+        // The periods of the services' dates before (those it overwrites) and after, recomputed
+        // from scratch once everything is written (./periods.ts).
+        const dates = snapshot.services.map((v) => v.date);
+        for (const part of slices(snapshot.services.map((v) => v.id))) {
+          for (const v of (await this.serviceFacts(tx, part)).values()) dates.push(v.date);
+        }
         for (const part of slices(snapshot.services)) {
           await expectWrote(tx, 'importServices', 'written', part.length, {
             rows: part.map((v) => ({ id: toInt(v.id), date: toInt(v.date), serviceType: v.serviceType })),
@@ -830,13 +860,14 @@ export class Neo4jStore implements Store {
           for (const order of await this.orders(tx, part)) for (const p of order) refresh.add(p.songId);
         }
         await this.refreshUsage(tx, [...refresh]);
+        await recomputePeriods(tx, periodsOfDates(dates.sort((a, b) => a - b), this.zone), this.zone);
         const kinds = Object.keys(SEQUENCE_NAMES) as (keyof typeof SEQUENCE_NAMES)[];
         await expectWrote(tx, 'raiseSequences', 'raised', kinds.length, {
           rows: kinds.map((k) => ({ name: SEQUENCE_NAMES[k], value: toInt(floor[k]) })),
         });
         return snapshotCounts(snapshot);
       },
-      10 * 60_000,
+      LONG_TRANSACTION_MS,
     );
   }
 
