@@ -71,6 +71,11 @@ if (!target) console.warn(SKIPPED);
     const marked = async (w: AnalyticsWindow, songId: number | null = null) =>
       (await store.usageTimeline(weeks, w, songId)).map((b) => b.services >= 1000);
     expect(await marked(window)).toEqual([false, true, true, true, false]);
+    // The edge buckets are their ranges' counts (not a period's, nor a missing period's zeros).
+    const expected = new Reference(await store.exportSnapshot()).usageTimeline(weeks, window, null);
+    const got = await store.usageTimeline(weeks, window, null);
+    expect([got[0], got[4]]).toEqual([expected[0], expected[4]]);
+    expect(got[0].services + got[4].services).toBeGreaterThan(0);
     expect(await marked({ ...window, from: weeks[0].start, to: weeks[4].end })).toEqual([true, true, true, true, true]);
     expect(await marked(window, 2)).toEqual([false, false, false, false, false]);
     // Another zone's buckets are no periods of the store's zone: all read links.
