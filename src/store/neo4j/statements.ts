@@ -9,6 +9,8 @@
  *   serviceId copy its ends' ids, set when it is created and never changed: links never move)
  *   (:User {id, username, usernameKey, passwordHash, role, tokenVersion})
  *   (:Sequence {name, value})   one per record kind: the highest id ever issued
+ *   (:Period {key, kind, start, end, <per type> Services and Links, songs1..songs7}) and
+ *   (:TimelineZone {name, zone}): the maintained timeline periods (./period-statements.ts)
  *
  * Why (:Artist) nodes serve byArtist: Neo4j 5 range indexes index a list property as one whole
  * value and text indexes only index strings, so no index can answer `$key IN s.artistKeys`; it
@@ -52,8 +54,14 @@
  * songs whose usage its removal changes (ascending); a service delete locks the service, then the
  * songs of its setlist (ascending, in the refresh); a service update locks the service (its SET),
  * then its songs (ascending, in the refresh). Every writer takes locks in that one order
- * (service, then songs ascending, then the sequence), so they queue instead of deadlocking, and a
- * delete cannot slip between a link's existence check and its write. The exceptions lock late: a
+ * (service, then songs ascending, then the sequence, then the periods by key), so they queue
+ * instead of deadlocking, and a delete cannot slip between a link's existence check and its
+ * write. The periods: every write that changes a service or a setlist ends by moving the timeline
+ * periods (maintain, movePeriods), one statement that locks the Period nodes it changes in key
+ * order (the zone record is only read, and created once); the song locks already held are what
+ * make a period's distinct-song delta safe, since it reads the song's links to other services
+ * and every writer changing a song's links holds that song's lock. Locks a write takes after the
+ * periods (other maintained aggregates) come after them. The exceptions lock late: a
  * link made between a song delete's first read and its song lock; songs of a snapshot import
  * linked to its services without being in it; a catalogue import, which locks each new service's
  * songs in turn. The data migrations (./migrations.ts: link copies, setlist renumbering, link ids) lock
