@@ -4,7 +4,9 @@
  * to the periods (periodDeltas). What the deltas do on a server is test/neo4j.usage.test.ts.
  */
 import { bucketsBetween } from '../src/domain/analytics/buckets';
+import type { Driver } from 'neo4j-driver';
 import { periodAt, periodDeltas, periodsAt, periodsOfDates, type PeriodDelta } from '../src/store/neo4j/periods';
+import { Neo4jStore } from '../src/store/neo4j/store';
 
 const ZONE = 'Europe/London';
 const DAY = 86_400_000;
@@ -38,6 +40,11 @@ describe('periods', () => {
     }
     const [utcWeek] = bucketsBetween(TUE, TUE, 'WEEK', 'UTC');
     expect(periodAt(utcWeek.start, utcWeek.end, 'America/New_York')).toBeNull(); // another zone's bucket
+  });
+
+  it('a store refuses a zone that is not an IANA time zone, before any period is made in it', () => {
+    expect(() => new Neo4jStore({} as Driver, { serviceTimeZone: 'Mars/Olympus' })).toThrow('SERVICE_TIME_ZONE "Mars/Olympus" is not an IANA time zone');
+    expect(() => new Neo4jStore({} as Driver, { serviceTimeZone: ZONE })).not.toThrow();
   });
 
   it('periodsOfDates: the distinct periods of many dates, sorted by key', () => {

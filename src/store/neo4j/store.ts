@@ -1,3 +1,4 @@
+import { Info } from 'luxon';
 import neo4j, { type Driver, type ManagedTransaction, type Record as Neo4jRecord } from 'neo4j-driver';
 import { artistKey } from '../../domain/artists';
 import { luceneQuery } from '../../domain/search';
@@ -202,6 +203,8 @@ export class Neo4jStore implements Store {
     private readonly options: Neo4jStoreOptions = {},
   ) {
     this.zone = options.serviceTimeZone ?? 'UTC';
+    // The periods' calendars would silently come out invalid (NaN instants) in an unknown zone.
+    if (!Info.isValidIANAZone(this.zone)) throw new Error(`SERVICE_TIME_ZONE ${JSON.stringify(this.zone)} is not an IANA time zone`);
     this.analytics = new Neo4jAnalytics((work) => this.read(work), this.zone);
   }
 
