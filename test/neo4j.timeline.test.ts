@@ -83,6 +83,23 @@ if (!target) console.warn(SKIPPED);
     expect((await store.usageTimeline(utcWeeks, { ...window, from: null, to: null }, null)).some((b) => b.services >= 1000)).toBe(false);
   }, 120_000);
 
+  it('a write touching more periods than one statement takes moves them all (key-ordered slices)', async () => {
+    await server.fresh();
+    const store = new Neo4jStore(server.driver(), options(ZONE));
+    const songs = await Promise.all([1, 2, 3].map((i) => store.createSong({ name: `s${i}`, artists: [] })));
+    // 250 weekly services in one catalogue import: 250 weeks, ~58 months, ~20 quarters, 5 years.
+    const first = local('2020-01-05T10:00');
+    await store.importCatalogue({
+      songs: [],
+      services: Array.from({ length: 250 }, (_, i) => ({
+        service: { date: DateTime.fromMillis(first, { zone: ZONE }).plus({ weeks: i }).toMillis(), serviceType: SERVICE_TYPES[i % 3] },
+        songIds: [songs[i % 3].id, songs[(i + 1) % 3].id],
+      })),
+    });
+    expect(await periodCount()).toBeGreaterThan(PERIOD_BATCH);
+    await expectTimelines(store, [ZONE]);
+  }, 120_000);
+
   it('a store opened with another zone rebuilds the periods in it, batched; the old zone\'s nodes go', async () => {
     await server.fresh();
     const first = new Neo4jStore(server.driver(), options(ZONE));

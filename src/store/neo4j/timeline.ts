@@ -1,6 +1,6 @@
 import type { ManagedTransaction } from 'neo4j-driver';
 import type { WriteEffects } from './maintained';
-import { periodAt, periodDeltas, periodsOfDates, type Period } from './periods';
+import { periodAt, periodDeltas, periodsOfDates, type Period, type PeriodDelta } from './periods';
 import { CYPHER, PARAMS, type StatementName } from './statements';
 import { checkParams, fromInt, toInt } from './values';
 
@@ -32,11 +32,16 @@ const periodRow = (p: Period) => ({ key: p.key, kind: p.kind, start: toInt(p.sta
 
 /**
  * Move the periods by a write's deltas, in its transaction, last (see the lock order in
- * ./statements.ts): one statement, rows sorted by period key.
+ * ./statements.ts): rows sorted by period key, one statement (a write touching more than
+ * PERIOD_BATCH periods, such as a large import, sends them in key-ordered slices; a period's
+ * row does not depend on the others').
  */
 export async function movePeriods(tx: Tx, effects: WriteEffects, zone: string): Promise<void> {
   const { rows, serviceIds } = periodDeltas(effects, zone);
-  if (rows.length === 0) return;
+  for (let i = 0; i < rows.length; i += PERIOD_BATCH) await moveSlice(tx, rows.slice(i, i + PERIOD_BATCH), serviceIds, zone);
+}
+
+async function moveSlice(tx: Tx, rows: PeriodDelta[], serviceIds: number[], zone: string) {
   await expectCount(tx, 'movePeriods', 'moved', rows.length, {
     zone,
     serviceIds: serviceIds.map(toInt),
