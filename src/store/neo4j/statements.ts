@@ -58,7 +58,8 @@
  * instead of deadlocking, and a delete cannot slip between a link's existence check and its
  * write. The periods: every write that changes a service or a setlist ends by moving the timeline
  * periods (maintain, movePeriods), one statement that locks the Period nodes it changes in key
- * order (the zone record is only read, and created once); the song locks already held are what
+ * order (key-ordered slices when there are more than 200; the zone record is only read, and
+ * created once); the song locks already held are what
  * make a period's distinct-song delta safe, since it reads the song's links to other services
  * and every writer changing a song's links holds that song's lock. Locks a write takes after the
  * periods (other maintained aggregates) come after them. The exceptions lock late: a
