@@ -100,6 +100,34 @@ if (!target) console.warn(SKIPPED);
     await expectTimelines(store, [ZONE]);
   }, 120_000);
 
+  it('a snapshot imported over services the store holds recomputes the periods they leave and enter', async () => {
+    await server.fresh();
+    const store = new Neo4jStore(server.driver(), options(ZONE));
+    await generateHistory(store, { seed: 5, zone: ZONE, songs: 8, start: '2024-01-07', weeks: 8, unsung: 1 });
+    const snapshot = await store.exportSnapshot();
+    // Every other service a month later, as another type; the services of two weeks inside the
+    // history a year later (their weeks keep no service: only the import's reading of the dates
+    // it overwrites finds them); the first service's setlist gains a song.
+    const moved = structuredClone(snapshot);
+    const [from, to] = [local('2024-01-22T00:00'), local('2024-02-05T00:00')];
+    moved.services = moved.services.map((v, i) =>
+      v.date >= from && v.date < to
+        ? { ...v, date: v.date + 365 * 86_400_000 }
+        : i % 2
+          ? v
+          : { ...v, date: v.date + 30 * 86_400_000, serviceType: v.serviceType === 'WED' ? 'SUN_AM' : 'WED' },
+    );
+    const first = moved.services[0].id;
+    const missing = moved.songs.find((s) => !moved.links.some((l) => l.serviceId === first && l.songId === s.id))!;
+    moved.links.push({ serviceId: first, songId: missing.id, position: 99, seq: 10_000 });
+    await store.importSnapshot(moved);
+    const weeks = bucketsBetween(from, to - 1, 'WEEK', ZONE);
+    expect(weeks).toHaveLength(2);
+    const all = { from: null, to: null, serviceTypes: [...SERVICE_TYPES] };
+    expect(await store.usageTimeline(weeks, all, null)).toEqual(weeks.map((w) => ({ start: w.start, services: 0, performances: 0, distinctSongs: 0 })));
+    await expectTimelines(store, [ZONE]);
+  }, 120_000);
+
   it('a store opened with another zone rebuilds the periods in it, batched; the old zone\'s nodes go', async () => {
     await server.fresh();
     const first = new Neo4jStore(server.driver(), options(ZONE));

@@ -863,11 +863,12 @@ export class Neo4jStore implements Store {
           for (const order of await this.orders(tx, part)) for (const p of order) refresh.add(p.songId);
         }
         await this.refreshUsage(tx, [...refresh]);
-        await recomputePeriods(tx, periodsOfDates(dates.sort((a, b) => a - b), this.zone), this.zone);
         const kinds = Object.keys(SEQUENCE_NAMES) as (keyof typeof SEQUENCE_NAMES)[];
         await expectWrote(tx, 'raiseSequences', 'raised', kinds.length, {
           rows: kinds.map((k) => ({ name: SEQUENCE_NAMES[k], value: toInt(floor[k]) })),
         });
+        // Last, as the periods come last in every writer's lock order (./statements.ts).
+        await recomputePeriods(tx, periodsOfDates(dates.sort((a, b) => a - b), this.zone), this.zone);
         return snapshotCounts(snapshot);
       },
       LONG_TRANSACTION_MS,
