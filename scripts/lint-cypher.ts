@@ -14,6 +14,8 @@ import {
   BATCHED_DATA_PARAMS,
   MIGRATION_CYPHER,
   MIGRATION_PARAMS,
+  ONE_STATEMENT_DATA_CYPHER,
+  ONE_STATEMENT_DATA_PARAMS,
   SCHEMA_CYPHER,
 } from '../src/store/neo4j/migrations';
 import {
@@ -93,6 +95,11 @@ export function allStatements(): Statement[] {
       name: `data.${name}`,
       text,
       params: BATCHED_DATA_PARAMS[name as keyof typeof BATCHED_DATA_PARAMS] as ParamDecl,
+    })),
+    ...Object.entries(ONE_STATEMENT_DATA_CYPHER).map(([name, text]) => ({
+      name: `data.${name}`,
+      text,
+      params: ONE_STATEMENT_DATA_PARAMS[name as keyof typeof ONE_STATEMENT_DATA_PARAMS] as ParamDecl,
     })),
     ...Object.entries(MIGRATION_CYPHER).map(([name, text]) => ({
       name: `migration.${name}`,

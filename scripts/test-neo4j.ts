@@ -38,6 +38,7 @@ export const NEO4J_SUITES = [
   'test/neo4j.tck.test.ts',
   'test/neo4j.write-checks.test.ts',
   'test/neo4j.usage.test.ts',
+  'test/neo4j.timeline.test.ts',
   'test/setlist.property.test.ts',
   'test/neo4j.cluster.test.ts',
   'test/replicas.e2e.test.ts',

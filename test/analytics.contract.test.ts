@@ -325,7 +325,10 @@ if (neo4jUri) {
     async fresh() {
       await migrateNeo4j(driver, database);
       await driver.executeQuery(MAINTENANCE_CYPHER.deleteEverything, {}, { database });
-      return Object.assign(new Neo4jStore(recordingStatements(driver, ran), { database }), { close: async () => undefined });
+      // In ZONE, like the SQLite store: whole buckets read the maintained (:Period) nodes.
+      return Object.assign(new Neo4jStore(recordingStatements(driver, ran), { database, serviceTimeZone: ZONE }), {
+        close: async () => undefined,
+      });
     },
   };
   analyticsContract(harness);

@@ -36,7 +36,16 @@ const TYPES: ServiceType[] = ['SUN_AM', 'SUN_PM', 'WED'];
 function value(name: string, type: ParamType): unknown {
   if (typeof type === 'object') {
     if (name === 'buckets') {
-      return [0, 1, 2].map((i) => ({ startMs: neo4j.int(START + i * 30 * DAY), endMs: neo4j.int(START + (i + 1) * 30 * DAY - 1) }));
+      return [0, 1, 2].map((i) => ({
+        startMs: neo4j.int(START + i * 30 * DAY),
+        endMs: neo4j.int(START + (i + 1) * 30 * DAY - 1),
+        period: i > 0,
+      }));
+    }
+    // Period rows (movePeriods, recomputePeriods): one row of the declared fields.
+    if (name === 'rows' && 'key' in type.rows) {
+      const field = (t: string) => (t === 'STRING' ? 'WEEK' : t === 'LIST<INTEGER>' ? [neo4j.int(1), neo4j.int(2)] : neo4j.int(START));
+      return [Object.fromEntries(Object.entries(type.rows).map(([k, t]) => [k, field(t)]))];
     }
     // Other row lists: one row, each field by its own name.
     return [Object.fromEntries(Object.entries(type.rows).map(([field, t]) => [field, value(field, t)]))];
@@ -46,7 +55,7 @@ function value(name: string, type: ParamType): unknown {
     ids: [3, 1, 2], serviceTypes: TYPES, query: 'grace*', artistKey: 'artist 3',
     min: START, max: START + 365 * DAY, from: START, to: START + 365 * DAY, songId: 7,
     serviceIds: [1, 2], includeUnsung: true, lastBefore: null, firstFrom: null, firstTo: null, sort: 'TIMES_SUNG',
-    lastServices: 12, moreThanPercent: 50, otherId: 9, sunAm: 1, sunPm: 0, wed: 0,
+    lastServices: 12, moreThanPercent: 50, otherId: 9, sunAm: 1, sunPm: 0, wed: 0, zone: 'UTC', mask: 7,
   };
   if (!(name in byName)) throw new Error(`no value for parameter ${name}`);
   const v = byName[name];
@@ -90,6 +99,7 @@ const LISTS: StatementName[] = [
   'servicesPageDateAsc', 'servicesPageDateDesc', 'servicesAfterDateAsc', 'servicesAfterDateDesc',
   'countServices', 'countServicesOfTypes', 'servicesInRange', 'countInRange',
   'setlists', 'setlistCounts', 'servicesForSongs', 'servicesForSongsCounts',
+  'movePeriods', 'recomputePeriods',
 ];
 
 /**
@@ -170,8 +180,15 @@ const EXPECTED: Record<string, Expected> = {
   // only ties on together are sorted (a PartialTop), so it stops after the page.
   songsSungWithAllTypes: { reads: ['sung_with_together'] },
   serviceSpan: { reads: ['service_type'] },
-  // Each bucket: one relationship range seek on the links' dates (buckets put in order first).
-  usageTimeline: { reads: ['performed_in_date'], sorts: ['Sort(rows)'] },
+  // The zone record's unique seek; then each bucket: a whole period is one seek of period_range
+  // (its start and end), any other bucket one relationship range seek on the links' dates
+  // (the buckets' rows put in order: the one Sort, named by the zone seek it sits above).
+  usageTimeline: { reads: ['timeline_zone_name', 'period_range', 'performed_in_date'], sorts: ['Sort(timeline_zone_name)'] },
+  // Timeline period deltas: each period by its key, and per song of a row its links in the
+  // period off performed_in_song (its id, then the period's dates): never the period's links.
+  movePeriods: { reads: ['timeline_zone_name', 'period_key', 'performed_in_song'] },
+  // Recomputing a period: its services off service_date, its links off performed_in_date.
+  recomputePeriods: { reads: ['timeline_zone_name', 'period_key', 'service_date', 'performed_in_date'] },
   // The run: Service.date backwards from $to, cut at $lastServices (no sort of the services);
   // the qualifying songs of the run are ranked (a sort of the run's songs only).
   songsSungOften: { reads: ['service_date'], sorts: ['Sort(rows)'] },

@@ -16,6 +16,7 @@ import {
   MIGRATION_CYPHER,
   MIGRATION_STEPS,
   MigrationWaitError,
+  ONE_STATEMENT_DATA_CYPHER,
   SCHEMA_CYPHER,
   awaitMigrated,
   migrateNeo4j,
@@ -142,6 +143,21 @@ test('a batched step runs one transaction per batch, each from the last id befor
   expect(record).toBeGreaterThan(ran.indexOf(runs[2]));
   expect(BATCHED_DATA_CYPHER.songUsage).toContain(`LIMIT ${DATA_BATCH}\n`);
   for (const text of Object.values(BATCHED_DATA_CYPHER)) expect(text).toContain(`LIMIT ${DATA_BATCH}\n`);
+});
+
+test('the timeline periods step is one statement, after every batched step, recorded after it ran', async () => {
+  const { driver, ran } = fakeDriver();
+  await migrateNeo4j(driver);
+  const step = ran.findIndex((r) => r.query === ONE_STATEMENT_DATA_CYPHER.timelinePeriods);
+  const lastBatch = ran.map((r) => r.query).lastIndexOf(BATCHED_DATA_CYPHER.linkIds);
+  const record = ran.findIndex((r) => r.query === M.recordStep && r.params.name === 'data.timelinePeriods');
+  expect(ran.filter((r) => r.query === ONE_STATEMENT_DATA_CYPHER.timelinePeriods)).toHaveLength(1);
+  expect(step).toBeGreaterThan(lastBatch);
+  expect(record).toBeGreaterThan(step);
+  expect(ran[record].tx).toBeGreaterThan(ran[step].tx);
+  expect(MIGRATION_STEPS.at(-1)).toMatchObject({ name: 'data.timelinePeriods', kind: 'statement' });
+  // It only makes the zone record (zone-less: the store fills it on opening), never a period.
+  expect(ONE_STATEMENT_DATA_CYPHER.timelinePeriods).toMatch(/MERGE \(z:TimelineZone \{name: 'timeline'\}\)\s+RETURN/);
 });
 
 test('on a database already migrated it reads the records once and takes no lock', async () => {

@@ -144,6 +144,22 @@ const cases: [string, () => Promise<unknown>][] = [
         null,
       ),
   ],
+  [
+    'usageTimeline (whole weeks: their maintained periods)',
+    () =>
+      store.usageTimeline(
+        [
+          { start: 1_699_833_600_000, end: 1_700_438_399_999 },
+          { start: 1_700_438_400_000, end: 1_701_043_199_999 },
+        ],
+        { from: null, to: null, serviceTypes: ['SUN_AM', 'WED'] },
+        null,
+      ),
+  ],
+  [
+    'openTimeline (opened in another zone: the periods rebuilt in it, batched)',
+    () => new Neo4jStore(driver, { database: target!.database, serviceTimeZone: 'Asia/Kolkata' }).openTimeline(),
+  ],
   // Analytics whose Cypher is pinned here too (the rest: the analytics contract and the linter).
   [
     'songUsage (new songs, all time, every type: newest first)',

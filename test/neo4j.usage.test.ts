@@ -11,8 +11,11 @@
  * - every write transaction takes its locks in the order of statements.ts's header: services
  *   before songs, songs in ascending id order and each at most once, nothing new after the
  *   PERFORMED_IN sequence (createLinks), refreshed songs ascending and, on setlist paths, already
- *   locked; the artists refresh (refreshArtists) is the transaction's last statement, for at least
- *   the songs whose usage it refreshed.
+ *   locked; the timeline periods after them, in key order; the artists refresh (refreshArtists)
+ *   is the transaction's last statement, for at least the songs whose usage it refreshed;
+ * - after each write, every (:Period) equals the periods recomputed from the snapshot (the
+ *   deltas of src/store/neo4j/periods.ts: service date and type changes, song deletes with
+ *   several links in one week, setlist replaces), and every song pair and artist total too.
  *
  * The lock order is read from the statements and parameters the adapter sends (recorded on their
  * way to the server); that Neo4j then queues rather than deadlocks is the contract suite's
@@ -26,6 +29,8 @@ import type { ServiceType } from '../src/generated/graphql';
 import type { AnalyticsWindow, SongUsageQuery } from '../src/store/analytics-types';
 import type { Snapshot } from '../src/store/types';
 import { CYPHER } from '../src/store/neo4j/statements';
+import { PERIOD_COUNTS } from '../src/store/neo4j/period-statements';
+import { MASKS, PERIOD_TYPES, periodsAt, typeBit } from '../src/store/neo4j/periods';
 import { Neo4jStore, usageChangedBy } from '../src/store/neo4j/store';
 import { Reference } from './helpers/analytics-reference';
 import type { Driver } from 'neo4j-driver';
@@ -226,6 +231,46 @@ async function expectArtistTotalsExact(store: Neo4jStore, driver: Driver, contex
   expect({ context, artists: stored }).toEqual({ context, artists: artistTotals(snapshot, keys) });
 }
 
+/**
+ * Every (:Period) against the periods recomputed here from the store's snapshot (UTC, the
+ * store's default zone): per type services and links, distinct songs per mask. A period no
+ * service is in any more may stay, with zeros.
+ */
+async function expectPeriodsExact(store: Neo4jStore, driver: Driver, context: string) {
+  const snapshot = await store.exportSnapshot();
+  const expected = new Map<string, Record<string, number>>();
+  const songTypes = new Map<string, Map<number, number>>();
+  const serviceOf = new Map(snapshot.services.map((v) => [v.id, v]));
+  const at = (key: string) => {
+    if (!expected.has(key)) expected.set(key, Object.fromEntries(PERIOD_COUNTS.map((c) => [c, 0])));
+    return expected.get(key)!;
+  };
+  const prefix = (type: string) => PERIOD_TYPES.find((t) => t.type === type)!.prefix;
+  for (const v of snapshot.services) for (const p of periodsAt(v.date, 'UTC')) at(p.key)[`${prefix(v.serviceType)}Services`]++;
+  for (const l of snapshot.links) {
+    const v = serviceOf.get(l.serviceId)!;
+    for (const p of periodsAt(v.date, 'UTC')) {
+      at(p.key)[`${prefix(v.serviceType)}Links`]++;
+      const songs = songTypes.get(p.key) ?? new Map<number, number>();
+      songs.set(l.songId, (songs.get(l.songId) ?? 0) | typeBit(v.serviceType));
+      songTypes.set(p.key, songs);
+    }
+  }
+  for (const [key, songs] of songTypes) for (const m of MASKS) at(key)[`songs${m}`] = [...songs.values()].filter((b) => b & m).length;
+  const { records } = await driver.executeQuery(
+    `MATCH (p:Period) RETURN p.key AS key, p {${PERIOD_COUNTS.map((c) => `.${c}`).join(', ')}} AS counts`,
+    {},
+    { database: target!.database },
+  );
+  const actual = new Map(
+    records
+      .map((r) => [r.get('key') as string, Object.fromEntries(Object.entries(r.get('counts') as object).map(([k, v]) => [k, Number(v)]))] as const)
+      .filter(([, counts]) => Object.values(counts).some((n) => n !== 0)),
+  );
+  const sorted = (m: Map<string, Record<string, number>>) => Object.fromEntries([...m].sort(([a], [b]) => (a < b ? -1 : 1)));
+  expect({ context, periods: sorted(actual) }).toEqual({ context, periods: sorted(expected) });
+}
+
 const ids = (s: SentStatement, key: string) => ((s.params as Record<string, string[]>)[key] ?? []).map((v) => Number(/-?\d+/.exec(v)![0]));
 const ascendingStrictly = (list: number[]) => list.every((x, i) => i === 0 || list[i - 1] < x);
 
@@ -239,6 +284,7 @@ function expectLockOrder(statements: SentStatement[], context: string) {
   const held = new Set<number>();
   let highest = -Infinity;
   let sequence = false;
+  let periods: string[] | null = null;
   const setlistWrite = statements.some((s) => s.statement === 'linkOrders') && statements.some((s) => s.statement === 'lockSongs');
   for (const s of statements) {
     const where = `${context}: ${s.statement}`;
@@ -257,6 +303,14 @@ function expectLockOrder(statements: SentStatement[], context: string) {
       highest = Math.max(highest, ...fresh);
     }
     if (s.statement === 'createLinks') sequence = true;
+    // After the periods only more periods, then the artists (checked below).
+    if (periods !== null && s.statement !== 'movePeriods' && s.statement !== 'refreshArtists') expect({ where, afterPeriods: s.statement }).toEqual({ where, afterPeriods: 'none' });
+    if (s.statement === 'movePeriods') {
+      // The periods last, in key order (across the slices of a large write too).
+      const keys: string[] = [...(periods ?? []), ...((s.params as { rows: { key: string }[] }).rows ?? []).map((r) => String(r.key))];
+      expect({ where, keys }).toEqual({ where, keys: [...keys].sort() });
+      periods = keys;
+    }
   }
   // The artists come last: one refresh, the transaction's last statement, of at least the songs refreshed.
   const artists = statements.flatMap((s, i) => (s.statement === 'refreshArtists' ? [i] : []));
@@ -362,6 +416,7 @@ describe('Neo4j maintained song usage and artist totals', () => {
           await expectUsageExact(store, context);
           await expectPairsExact(server!.driver(), store, context);
           await expectArtistTotalsExact(store, server!.driver(), context);
+          await expectPeriodsExact(store, server!.driver(), context);
           driver.take();
         }
         // Through a snapshot import into an emptied database, twice (upserts change nothing).
@@ -372,6 +427,7 @@ describe('Neo4j maintained song usage and artist totals', () => {
         await expectUsageExact(copy, `imported after ${JSON.stringify(ops)}`);
         await expectPairsExact(server!.driver(), copy, `imported after ${JSON.stringify(ops)}`);
         await expectArtistTotalsExact(copy, server!.driver(), `imported after ${JSON.stringify(ops)}`);
+        await expectPeriodsExact(copy, server!.driver(), `imported after ${JSON.stringify(ops)}`);
       }),
       // 25 runs: each write of a run is checked with a few dozen server queries.
       { numRuns: 25, seed: 20261122 },

@@ -21,6 +21,8 @@ const USED = [
   'NEO4J_DATABASE',
   'NEO4J_RETRY_SECONDS',
   'MIGRATION_WAIT_SECONDS',
+  // The timeline periods are built in this zone (the instances' own).
+  'SERVICE_TIME_ZONE',
 ];
 
 export async function run(env: NodeJS.ProcessEnv, out: (line: string) => void): Promise<void> {

@@ -10,7 +10,7 @@ export type { StoreLogger } from './neo4j/connect';
 export interface StoreOptions {
   store: 'sqlite' | 'neo4j';
   sqlitePath: string;
-  /** The zone of SQLite's maintained timeline periods (SERVICE_TIME_ZONE; default UTC). */
+  /** The zone of the maintained timeline periods, SQLite's and Neo4j's (SERVICE_TIME_ZONE; default UTC). */
   serviceTimeZone?: string;
   neo4j: {
     uri?: string;
@@ -79,5 +79,6 @@ export async function createStore(opts: StoreOptions, log: StoreLogger = console
     log,
     STARTUP_RETRY,
     { migrate: opts.migrateOnStart ?? true, waitMs: waitMs(opts) },
+    opts.serviceTimeZone,
   );
 }

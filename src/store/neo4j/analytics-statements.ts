@@ -1,3 +1,4 @@
+import { MASKS, PERIOD_TYPES } from './periods';
 import { LINK_ENDS, TYPE_MASKS, USAGE_TYPES, type ParamDecl } from './statements';
 
 /**
@@ -323,22 +324,47 @@ RETURN min(v.date) AS first, max(v.date) AS last`,
    * caller. The window filters first: each bucket counts only its range inside $from..$to
    * (fromMs..toMs; only the first and last buckets are cut), so the buckets add up to the
    * window's totals; `start` stays the bucket's own.
+   *
+   * A bucket whose cut range is exactly a maintained period of the store's zone (`period`, worked
+   * out by the caller: ./periods.ts periodAt) and no $songId reads that (:Period) (period_range:
+   * its start and end), absent meaning no service there: per asked type its services and links,
+   * and the distinct songs of the types' $mask. That is trusted only while the periods are kept
+   * in $zone (the TimelineZone record says so, or there is none: a database this release made
+   * and never rebuilt); otherwise, and for any other bucket or one song's timeline, the links of
+   * the range are read.
    */
   usageTimeline: `
+CALL () {
+  OPTIONAL MATCH (z:TimelineZone {name: 'timeline'})
+  RETURN z IS NULL OR coalesce(z.zone = $zone, false) AS trusted
+}
 UNWIND range(0, size($buckets) - 1) AS i
-WITH i, $buckets[i] AS b
+WITH trusted, i, $buckets[i] AS b
 WITH i, b.startMs AS startMs,
   CASE WHEN b.startMs < $from THEN $from ELSE b.startMs END AS fromMs,
-  CASE WHEN b.endMs > $to THEN $to ELSE b.endMs END AS toMs
-OPTIONAL MATCH (s:Song)-[r:PERFORMED_IN]->(v:Service)
-WHERE r.date >= fromMs AND r.date <= toMs AND r.serviceType IN $serviceTypes
-  AND ($songId IS NULL OR s.id = $songId)
-WITH i, startMs, fromMs, toMs, count(r) AS performances, count(DISTINCT s) AS distinctSongs, count(DISTINCT v) AS songServices
-RETURN i, startMs AS start,
-  CASE WHEN $songId IS NULL
-    THEN COUNT { MATCH (w:Service) WHERE w.date >= fromMs AND w.date <= toMs AND w.serviceType IN $serviceTypes }
-    ELSE songServices END AS services,
-  performances, distinctSongs
+  CASE WHEN b.endMs > $to THEN $to ELSE b.endMs END AS toMs,
+  trusted AND b.period AND $songId IS NULL AS kept
+CALL (kept, fromMs, toMs) {
+  WITH kept, fromMs, toMs
+  WHERE kept
+  OPTIONAL MATCH (p:Period)
+  WHERE p.start = fromMs AND p.end = toMs
+  RETURN ${PERIOD_TYPES.map((t) => `CASE WHEN '${t.type}' IN $serviceTypes THEN coalesce(p.${t.prefix}Services, 0) ELSE 0 END`).join('\n    + ')} AS services,
+    ${PERIOD_TYPES.map((t) => `CASE WHEN '${t.type}' IN $serviceTypes THEN coalesce(p.${t.prefix}Links, 0) ELSE 0 END`).join('\n    + ')} AS performances,
+    coalesce(CASE $mask ${MASKS.map((m) => `WHEN ${m} THEN p.songs${m}`).join(' ')} END, 0) AS distinctSongs
+  UNION ALL
+  WITH kept, fromMs, toMs
+  WHERE NOT kept
+  OPTIONAL MATCH (s:Song)-[r:PERFORMED_IN]->(v:Service)
+  WHERE r.date >= fromMs AND r.date <= toMs AND r.serviceType IN $serviceTypes
+    AND ($songId IS NULL OR s.id = $songId)
+  WITH fromMs, toMs, count(r) AS performances, count(DISTINCT s) AS distinctSongs, count(DISTINCT v) AS songServices
+  RETURN CASE WHEN $songId IS NULL
+      THEN COUNT { MATCH (w:Service) WHERE w.date >= fromMs AND w.date <= toMs AND w.serviceType IN $serviceTypes }
+      ELSE songServices END AS services,
+    performances, distinctSongs
+}
+RETURN i, startMs AS start, services, performances, distinctSongs
 ORDER BY i`,
 
   /**
@@ -446,9 +472,11 @@ export const ANALYTICS_PARAMS = {
   songsSungWithAllTypes: { songId: 'INTEGER', limit: 'INTEGER' },
   serviceSpan: { serviceTypes: 'LIST<STRING>' },
   usageTimeline: {
-    buckets: { rows: { startMs: 'INTEGER', endMs: 'INTEGER' } },
+    buckets: { rows: { startMs: 'INTEGER', endMs: 'INTEGER', period: 'BOOLEAN' } },
     ...WINDOW,
     songId: 'INTEGER?',
+    zone: 'STRING',
+    mask: 'INTEGER',
   },
   songsSungOften: { to: 'INTEGER', serviceTypes: 'LIST<STRING>', lastServices: 'INTEGER', moreThanPercent: 'INTEGER' },
   artistUsage: { ...WINDOW, offset: 'INTEGER', limit: 'INTEGER' },

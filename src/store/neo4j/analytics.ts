@@ -9,6 +9,7 @@ import {
   type AllTypesOrder,
   type AnalyticsStatementName,
 } from './analytics-statements';
+import { periodAt, typeBit } from './periods';
 import { USAGE_TYPES } from './statements';
 import { checkParams, fromInt, toInt, toSong } from './values';
 
@@ -43,7 +44,11 @@ const total = (rows: Neo4jRecord[]) => (rows.length ? fromInt(rows[0].get('total
 
 /** The analytics reads of the Neo4j store (./analytics-statements.ts), each one statement. */
 export class Neo4jAnalytics implements AnalyticsStore {
-  constructor(private readonly read: Reader) {}
+  /** `zone`: the store's SERVICE_TIME_ZONE, the zone its timeline periods are kept in (./periods.ts). */
+  constructor(
+    private readonly read: Reader,
+    private readonly zone = 'UTC',
+  ) {}
 
   private run(name: AnalyticsStatementName, params: Record<string, unknown>): Promise<Neo4jRecord[]> {
     checkParams(name, ANALYTICS_PARAMS[name], params);
@@ -116,10 +121,19 @@ export class Neo4jAnalytics implements AnalyticsStore {
 
   async usageTimeline(buckets: readonly { start: number; end: number }[], window: AnalyticsWindow, songId: number | null) {
     if (buckets.length === 0) return [];
+    const params = windowParams(window);
+    const { from, to } = boundsOf(window);
     const rows = await this.run('usageTimeline', {
-      buckets: buckets.map((b) => ({ startMs: toInt(b.start), endMs: toInt(b.end) })),
-      ...windowParams(window),
+      buckets: buckets.map((b) => ({
+        startMs: toInt(b.start),
+        endMs: toInt(b.end),
+        // Whether the bucket, cut to the window, is a maintained period (the store's zone).
+        period: periodAt(Math.max(b.start, from), Math.min(b.end, to), this.zone) !== null,
+      })),
+      ...params,
       songId: songId === null ? null : toInt(songId),
+      zone: this.zone,
+      mask: toInt(window.serviceTypes.reduce((m, t) => m | typeBit(t), 0)),
     });
     return rows.map((r) => ({
       start: fromInt(r.get('start'), 'bucket start'),

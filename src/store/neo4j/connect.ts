@@ -47,6 +47,7 @@ export async function connectNeo4j(
   log: StoreLogger,
   retry: StartupRetry = STARTUP_RETRY,
   migration: StartupMigration = { migrate: true },
+  serviceTimeZone = 'UTC',
 ): Promise<Neo4jStore> {
   const where = `${safeUri(options.uri)}${options.database ? ` (database ${options.database})` : ''}`;
   const driver = createNeo4jDriver(options);
@@ -60,11 +61,19 @@ export async function connectNeo4j(
       } else {
         await awaitMigrated(driver, options.database, waiting);
       }
-      log.info(`Neo4j at ${where} is ready; schema constraints and indexes are in place`);
-      return new Neo4jStore(driver, {
+      const store = new Neo4jStore(driver, {
         database: options.database,
         transactionTimeoutMs: options.transactionTimeoutMs,
+        serviceTimeZone,
       });
+      // Migrating instances also bring the timeline periods to this zone (the others read links
+      // for the timeline until one has).
+      if (migration.migrate) {
+        const started = Date.now();
+        if (await store.openTimeline()) log.info(`Neo4j timeline periods rebuilt in ${serviceTimeZone} (${Date.now() - started} ms)`);
+      }
+      log.info(`Neo4j at ${where} is ready; schema constraints and indexes are in place`);
+      return store;
     } catch (err) {
       if (!isConnectivityError(err) || attempt >= retry.attempts) {
         await driver.close().catch(() => undefined);

@@ -72,6 +72,11 @@ export const SCHEMA_CYPHER = {
   // The all-time artists report over every type reads the artists' maintained totals (see
   // ./statements.ts) in this index's order, from the highest, and stops after the page.
   artistUsageTimes: 'CREATE RANGE INDEX artist_usage_times IF NOT EXISTS FOR (a:Artist) ON (a.usageTimes)',
+  // Maintained timeline periods (./periods.ts): one node per key, MERGEd by the writers; the
+  // timeline finds a bucket's period by its instants; one zone record.
+  periodKey: 'CREATE CONSTRAINT period_key IF NOT EXISTS FOR (p:Period) REQUIRE p.key IS UNIQUE',
+  periodRange: 'CREATE RANGE INDEX period_range IF NOT EXISTS FOR (p:Period) ON (p.start, p.end)',
+  timelineZoneName: 'CREATE CONSTRAINT timeline_zone_name IF NOT EXISTS FOR (z:TimelineZone) REQUIRE z.name IS UNIQUE',
 } as const;
 
 /** Rows (services, songs) per transaction of a batched data change. */
@@ -179,6 +184,24 @@ ${REFRESH_ARTIST}
 RETURN count(a) AS rows, $after + count(a) AS last`,
 } as const;
 
+/**
+ * Data changes that are one statement, after the batched ones. `timelinePeriods` records that the
+ * timeline periods (./periods.ts) are to be built: a zone record without a zone, which the
+ * timeline does not trust (it reads links), and which the first store opened with migrations on
+ * fills in its SERVICE_TIME_ZONE, batched (./timeline.ts openTimeline: the calendars are
+ * luxon's, computed in TypeScript, so the filling cannot be a Cypher step). A database that
+ * already has a record keeps it.
+ */
+export const ONE_STATEMENT_DATA_CYPHER = {
+  timelinePeriods: `
+MERGE (z:TimelineZone {name: 'timeline'})
+RETURN count(z) AS recorded`,
+} as const;
+
+export const ONE_STATEMENT_DATA_PARAMS = {
+  timelinePeriods: {},
+} as const satisfies Record<keyof typeof ONE_STATEMENT_DATA_CYPHER, ParamDecl>;
+
 /** The one migration lock of a database. */
 const LOCK = 'migrations';
 
@@ -248,7 +271,7 @@ export const BATCHED_DATA_PARAMS = {
 
 interface Step {
   name: string;
-  kind: 'schema' | 'batched';
+  kind: 'schema' | 'batched' | 'statement';
   text: string;
 }
 
@@ -256,6 +279,7 @@ interface Step {
 export const MIGRATION_STEPS: readonly Step[] = [
   ...Object.entries(SCHEMA_CYPHER).map(([key, text]) => ({ name: `schema.${key}`, kind: 'schema' as const, text })),
   ...Object.entries(BATCHED_DATA_CYPHER).map(([key, text]) => ({ name: `data.${key}`, kind: 'batched' as const, text })),
+  ...Object.entries(ONE_STATEMENT_DATA_CYPHER).map(([key, text]) => ({ name: `data.${key}`, kind: 'statement' as const, text })),
 ];
 
 export interface MigrationLog {
@@ -356,6 +380,10 @@ export async function migrateNeo4j(driver: Driver, database?: string, options: M
             if (!row || neo4j.integer.toNumber(row.get('rows')) < DATA_BATCH) break;
             after = neo4j.int(row.get('last'));
           }
+          await write(record);
+        }
+        if (step.kind === 'statement') {
+          await write((tx) => run(tx, step.text));
           await write(record);
         }
         ran.push(step.name);

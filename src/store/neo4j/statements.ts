@@ -10,6 +10,8 @@
  *   serviceId copy its ends' ids, set when it is created and never changed: links never move)
  *   (:User {id, username, usernameKey, passwordHash, role, tokenVersion})
  *   (:Sequence {name, value})   one per record kind: the highest id ever issued
+ *   (:Period {key, kind, start, end, <per type> Services and Links, songs1..songs7}) and
+ *   (:TimelineZone {name, zone}): the maintained timeline periods (./period-statements.ts)
  *
  * Why (:Artist) nodes serve byArtist: Neo4j 5 range indexes index a list property as one whole
  * value and text indexes only index strings, so no index can answer `$key IN s.artistKeys`; it
@@ -67,14 +69,20 @@
  * services it is linked to (ascending id), reads their setlists, then locks the song and the
  * songs whose usage its removal changes (ascending); a service delete locks the service, then the
  * songs of its setlist (ascending, in the refresh); a service update locks the service (its SET),
- * then its songs (ascending, in the refresh, before its pairs move). Last come the artists: refreshArtists, the last
- * statement of its transaction, locks the artists it refreshes in ascending key order, in one
- * statement. Every writer takes locks in that one order (service, then songs ascending, then the
- * sequence, then artists ascending by key), so they queue instead of deadlocking: a transaction
- * waiting for a lock holds only locks earlier in the order, so no cycle of waits can form. And a
- * delete cannot slip between a link's existence check and its write. Writing a BY edge (a song
- * created or deleted, its artists changed) may also lock its Artist earlier, before the sequence in
- * a catalogue import: the cycle that allows is detected and retried, as below. The exceptions lock late: a
+ * then its songs (ascending, in the refresh, before its pairs move). Every writer takes locks in
+ * that one order (service, then songs ascending, then the sequence, then the periods by key, then
+ * the artists by key), so they queue instead of deadlocking: a transaction waiting for a lock holds
+ * only locks earlier in the order, so no cycle of waits can form; and a delete cannot slip between
+ * a link's existence check and its write. The periods: every write that changes a service or a
+ * setlist ends by moving the timeline periods (maintain, movePeriods), one statement that locks
+ * the Period nodes it changes in key order (key-ordered slices when there are more than 200; the
+ * zone record is only read, and created once); the song locks already held are what make a
+ * period's distinct-song delta safe, since it reads the song's links to other services and every
+ * writer changing a song's links holds that song's lock. Last come the artists: refreshArtists,
+ * the last statement of its transaction, locks the artists it refreshes in ascending key order,
+ * in one statement. Writing a BY edge (a song created or deleted, its artists changed) may also
+ * lock its Artist earlier, before the sequence in a catalogue import: the cycle that allows is
+ * detected and retried, as below. The exceptions lock late: a
  * link made between a song delete's first read and its song lock; songs of a snapshot import
  * linked to its services without being in it; a catalogue import, which locks each new service's
  * songs in turn. The data migrations (./migrations.ts: link copies, setlist renumbering, link ids) lock
@@ -96,6 +104,7 @@
  */
 
 import { perOrder, SERVICE_AFTER, SERVICE_PAGE, SONG_AFTER, SONG_PAGE } from '../list-statements';
+import { PERIOD_CYPHER, PERIOD_PARAMS, PERIOD_PROPERTIES } from './period-statements';
 
 /** Parameter types as Cypher names them; `?` means null is allowed (patch fields). */
 export type ScalarType =
@@ -693,6 +702,8 @@ CALL (a) {
 RETURN count(key) AS artists, count(a) AS refreshed`,
 
   ping: 'RETURN 1 AS ok',
+
+  ...PERIOD_CYPHER,
 } as const;
 
 export type StatementName = keyof typeof CYPHER;
@@ -796,6 +807,8 @@ export const PARAMS = {
   refreshArtists: { songIds: 'LIST<INTEGER>', keys: 'LIST<STRING>' },
 
   ping: {},
+
+  ...PERIOD_PARAMS,
 } as const satisfies Record<StatementName, ParamDecl>;
 
 /**
@@ -822,7 +835,7 @@ export const MAINTENANCE_PARAMS = {
 
 /** Labels, relationship types and property keys of the model, for the linter's typo checks. */
 export const GRAPH_VOCABULARY = {
-  labels: ['Song', 'Service', 'User', 'Artist', 'Sequence', 'MigrationLock', 'MigrationStep'],
+  labels: ['Song', 'Service', 'User', 'Artist', 'Sequence', 'MigrationLock', 'MigrationStep', 'Period', 'TimelineZone'],
   relationshipTypes: ['PERFORMED_IN', 'BY', 'SUNG_WITH'],
   propertyKeys: [
     'id', 'name', 'artists', 'ccliNumber', 'copyright', 'key', 'date', 'serviceType', 'position', 'seq',
@@ -830,5 +843,6 @@ export const GRAPH_VOCABULARY = {
     'owner', 'until', 'finishedAt', 'songId', 'serviceId', 'otherId', 'together', ...PAIR_PROPERTIES,
     ...USAGE_PROPERTIES,
     ...ARTIST_PROPERTIES,
+    ...PERIOD_PROPERTIES,
   ],
 };

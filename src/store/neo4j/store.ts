@@ -1,3 +1,4 @@
+import { Info } from 'luxon';
 import neo4j, { type Driver, type ManagedTransaction, type Record as Neo4jRecord } from 'neo4j-driver';
 import { artistKey } from '../../domain/artists';
 import { luceneQuery } from '../../domain/search';
@@ -50,6 +51,7 @@ import type {
 import { Neo4jAnalytics } from './analytics';
 import type { SetlistState, SetlistTransition, WriteEffects } from './maintained';
 import { pairDeltas } from './pairs';
+import { movePeriods, openTimeline } from './timeline';
 import { NEO4J_TIMEOUTS, isUniquenessViolation, toStoreError } from './driver';
 import { CYPHER, PARAMS, type StatementName } from './statements';
 import {
@@ -178,7 +180,12 @@ const SEQUENCE_NAMES = { song: 'Song', service: 'Service', user: 'User', link: '
 export interface Neo4jStoreOptions {
   database?: string;
   transactionTimeoutMs?: number;
+  /** SERVICE_TIME_ZONE: the zone of the maintained timeline periods (./periods.ts). Default UTC. */
+  serviceTimeZone?: string;
 }
+
+/** Transactions that may read a whole history: snapshot imports, the timeline rebuild. */
+const LONG_TRANSACTION_MS = 10 * 60_000;
 
 /**
  * The graph store. It owns its driver (one per process: the driver is the connection pool) and
@@ -188,13 +195,20 @@ export interface Neo4jStoreOptions {
 export class Neo4jStore implements Store {
   readonly kind = 'neo4j' as const;
 
+  private readonly zone: string;
+  private readonly analytics: Neo4jAnalytics;
+
   constructor(
     private readonly driver: Driver,
     private readonly options: Neo4jStoreOptions = {},
-  ) {}
+  ) {
+    this.zone = options.serviceTimeZone ?? 'UTC';
+    // The periods' calendars would silently come out invalid (NaN instants) in an unknown zone.
+    if (!Info.isValidIANAZone(this.zone)) throw new Error(`SERVICE_TIME_ZONE ${JSON.stringify(this.zone)} is not an IANA time zone`);
+    this.analytics = new Neo4jAnalytics((work) => this.read(work), this.zone);
+  }
 
   // Analytics (./analytics.ts), each one read transaction.
-  private readonly analytics = new Neo4jAnalytics((work) => this.read(work));
   songUsage: Store['songUsage'] = (q) => this.analytics.songUsage(q);
   usageOfSongs: Store['usageOfSongs'] = (ids, w) => this.analytics.usageOfSongs(ids, w);
   songsSungWith: Store['songsSungWith'] = (id, w, limit) => this.analytics.songsSungWith(id, w, limit);
@@ -438,6 +452,7 @@ export class Neo4jStore implements Store {
    */
   private async maintain(tx: Tx, effects: WriteEffects): Promise<void> {
     await this.movePairs(tx, effects);
+    await this.maintainPeriods(tx, effects);
   }
 
   /** Song pairs by deltas (./pairs.ts); the songs of every setlist changed are locked already. */
@@ -476,6 +491,19 @@ export class Neo4jStore implements Store {
       const [artists, refreshed] = ['artists', 'refreshed'].map((c) => fromInt(row.get(c), `refreshArtists.${c}`));
       if (artists !== refreshed) throw new Error(`Cypher statement refreshArtists refreshed ${refreshed} of ${artists} artists; rolled back`);
     }
+  }
+
+  /** The timeline periods (./periods.ts): one statement, periods locked in key order. */
+  private async maintainPeriods(tx: Tx, effects: WriteEffects): Promise<void> {
+    await movePeriods(tx, effects, this.zone);
+  }
+
+  /**
+   * On opening with migrations on (./connect.ts): make sure the timeline periods are kept in this
+   * store's zone, rebuilding them when not (./timeline.ts). Whether it rebuilt.
+   */
+  openTimeline(): Promise<boolean> {
+    return openTimeline((work) => this.transact('WRITE', work, LONG_TRANSACTION_MS), this.zone);
   }
 
   private async servicesOfSong(tx: Tx, id: number): Promise<number[]> {
@@ -904,17 +932,18 @@ export class Neo4jStore implements Store {
           });
         }
         await this.refreshUsage(tx, [...refresh]);
-        // What the import changed, as any write: its cost follows the snapshot, not the target.
-        await this.maintain(tx, { transitions });
         const kinds = Object.keys(SEQUENCE_NAMES) as (keyof typeof SEQUENCE_NAMES)[];
         await expectWrote(tx, 'raiseSequences', 'raised', kinds.length, {
           rows: kinds.map((k) => ({ name: SEQUENCE_NAMES[k], value: toInt(floor[k]) })),
         });
+        // What the import changed, as any write (pairs, periods: after the sequences, as in every
+        // writer's lock order): its cost follows the snapshot, not the target.
+        await this.maintain(tx, { transitions });
         // Last: the sequences (the link one included) are locked above, before any artist.
         await this.refreshArtists(tx, [...refresh], [...left]);
         return snapshotCounts(snapshot);
       },
-      10 * 60_000,
+      LONG_TRANSACTION_MS,
     );
   }
 

@@ -1,0 +1,176 @@
+import { MASKS, PERIOD_TYPES } from './periods';
+import type { ParamDecl } from './statements';
+
+/**
+ * The statements of the maintained timeline periods (./periods.ts; part of CYPHER, see the
+ * "Timeline periods" paragraph of ./statements.ts).
+ *
+ * (:Period {key, kind, start, end, sunAmServices, sunPmServices, wedServices, sunAmLinks,
+ * sunPmLinks, wedLinks, songs1..songs7}): per type the services dated in [start, end] and their
+ * links; songsM the distinct songs with a link there to a service of a type in mask M (bit 0
+ * SUN_AM, bit 1 SUN_PM, bit 2 WED). (:TimelineZone {name: 'timeline', zone}): the zone the
+ * periods are kept in; no zone while they are (re)built, when the timeline reads links.
+ */
+
+const SERVICES = PERIOD_TYPES.map((t) => `${t.prefix}Services`);
+const LINKS = PERIOD_TYPES.map((t) => `${t.prefix}Links`);
+const SONGS = MASKS.map((m) => `songs${m}`);
+/** The count properties of a Period. */
+export const PERIOD_COUNTS = [...SERVICES, ...LINKS, ...SONGS];
+export const PERIOD_PROPERTIES = ['kind', 'start', 'end', 'zone', ...PERIOD_COUNTS];
+
+/** Lock the bound Period `p` before reading what it counts (as REFRESH_USAGE does for a song). */
+const LOCK_PERIOD = `SET p._lock = true
+REMOVE p._lock`;
+
+const MERGE_PERIOD = `MERGE (p:Period {key: row.key})
+  ON CREATE SET p.kind = row.kind, p.start = row.start, p.end = row.end, ${PERIOD_COUNTS.map((c) => `p.${c} = 0`).join(', ')}`;
+
+/** Whether bit `bit` is set in integer `x` (Cypher has no bitwise operators). */
+const hasBit = (x: string, bit: number) => `${x} / ${bit} % 2 = 1`;
+/** Whether a song is in mask `m` given its other services' types (`others`) and `bits`. */
+const meets = (m: number, bits: string) =>
+  `(${PERIOD_TYPES.filter((t) => m & t.bit)
+    .map((t) => `'${t.type}' IN others OR ${hasBit(bits, t.bit)}`)
+    .join(' OR ')})`;
+
+/**
+ * A database with no zone record has had no period written since it was emptied (the migration
+ * makes one, zone-less, and so does the first period write, in its zone): the timeline trusts
+ * its (absent) periods in any zone. Read without a lock; created at most once (the constraint
+ * on its name serialises two first writes).
+ */
+const RECORD_ZONE = `CALL () {
+  OPTIONAL MATCH (z:TimelineZone {name: 'timeline'})
+  WITH z
+  WHERE z IS NULL
+  MERGE (created:TimelineZone {name: 'timeline'})
+    ON CREATE SET created.zone = $zone
+}`;
+
+export const PERIOD_CYPHER = {
+  /**
+   * Apply a write's period deltas (./periods.ts periodDeltas); `rows` sorted by key, so the
+   * Period locks (the MERGE, then the SET) are taken in one order. Per song of a row, `others`
+   * are the types of its links in the period to services other than `$serviceIds` (the write's
+   * own services, whose links the write has changed and whose before and after the row carries):
+   * one seek of performed_in_song (its id, the period's dates). Those links are the same before
+   * and after the write, so the counts read here are not the ones being changed. The count of
+   * periods moved.
+   */
+  movePeriods: `
+${RECORD_ZONE}
+UNWIND $rows AS row
+${MERGE_PERIOD}
+${LOCK_PERIOD}
+WITH p, row
+CALL (row) {
+  UNWIND range(0, size(row.songIds) - 1) AS k
+  WITH row, row.songIds[k] AS songId, row.beforeBits[k] AS before, row.afterBits[k] AS after
+  CALL (row, songId) {
+    OPTIONAL MATCH ()-[q:PERFORMED_IN]->()
+    WHERE q.songId = songId AND q.date >= row.start AND q.date <= row.end AND NOT q.serviceId IN $serviceIds
+    RETURN collect(DISTINCT q.serviceType) AS others
+  }
+  RETURN ${MASKS.map(
+    (m) => `sum(CASE WHEN ${meets(m, 'after')} THEN 1 ELSE 0 END) - sum(CASE WHEN ${meets(m, 'before')} THEN 1 ELSE 0 END) AS d${m}`,
+  ).join(',\n    ')}
+}
+SET ${[...SERVICES, ...LINKS].map((c) => `p.${c} = p.${c} + row.${c}`).join(', ')},
+    ${MASKS.map((m) => `p.songs${m} = p.songs${m} + d${m}`).join(', ')}
+RETURN count(p) AS moved`,
+
+  /**
+   * Recompute periods from scratch (creating those missing), locked before they are read:
+   * services per type through the service_date index, links per type and distinct songs per
+   * mask through performed_in_date. Serves the snapshot import and the rebuild (./timeline.ts).
+   */
+  recomputePeriods: `
+${RECORD_ZONE}
+UNWIND $rows AS row
+${MERGE_PERIOD}
+${LOCK_PERIOD}
+WITH p
+CALL (p) {
+  OPTIONAL MATCH (v:Service)
+  WHERE v.date >= p.start AND v.date <= p.end
+  RETURN ${PERIOD_TYPES.map((t) => `sum(CASE WHEN v.serviceType = '${t.type}' THEN 1 ELSE 0 END) AS ${t.prefix}Services`).join(', ')}
+}
+CALL (p) {
+  OPTIONAL MATCH ()-[r:PERFORMED_IN]->()
+  WHERE r.date >= p.start AND r.date <= p.end
+  WITH r.songId AS songId, ${PERIOD_TYPES.map((t) => `sum(CASE WHEN r.serviceType = '${t.type}' THEN 1 ELSE 0 END) AS ${t.prefix}`).join(', ')}
+  RETURN ${PERIOD_TYPES.map((t) => `sum(${t.prefix}) AS ${t.prefix}Links`).join(', ')},
+    ${MASKS.map(
+      (m) =>
+        `sum(CASE WHEN ${PERIOD_TYPES.filter((t) => m & t.bit)
+          .map((t) => `${t.prefix} > 0`)
+          .join(' OR ')} THEN 1 ELSE 0 END) AS songs${m}`,
+    ).join(',\n    ')}
+}
+SET ${PERIOD_COUNTS.map((c) => `p.${c} = ${c}`).join(', ')}
+RETURN count(p) AS recomputed`,
+
+  /** Create the periods missing (zeros; recomputed later by the rebuild); existing ones are untouched. */
+  ensurePeriods: `
+UNWIND $rows AS row
+${MERGE_PERIOD}
+RETURN count(p) AS ensured`,
+
+  /** Service dates after $after, ascending, through the service_date index (the rebuild's walk). */
+  serviceDatesAfter: `
+MATCH (v:Service)
+WHERE v.date > $after
+RETURN v.date AS date
+ORDER BY date
+LIMIT $limit`,
+
+  /** Periods after key $after, in key order (the period_key index). */
+  periodsAfter: `
+MATCH (p:Period)
+WHERE p.key > $after
+RETURN p.key AS key, p.kind AS kind, p.start AS start, p.end AS end
+ORDER BY key
+LIMIT $limit`,
+
+  deletePeriods: `
+UNWIND $keys AS key
+MATCH (p:Period {key: key})
+DELETE p
+RETURN count(*) AS deleted`,
+
+  /** The zone the periods are kept in: null while (re)built; no row's zone when never recorded. */
+  timelineZone: `
+OPTIONAL MATCH (z:TimelineZone {name: 'timeline'})
+RETURN z IS NOT NULL AS recorded, z.zone AS zone`,
+
+  setTimelineZone: `
+MERGE (z:TimelineZone {name: 'timeline'})
+SET z.zone = $zone
+RETURN count(z) AS recorded`,
+} as const;
+
+const PERIOD_ROW = { key: 'STRING', kind: 'STRING', start: 'INTEGER', end: 'INTEGER' } as const;
+
+export const PERIOD_PARAMS = {
+  movePeriods: {
+    zone: 'STRING',
+    serviceIds: 'LIST<INTEGER>',
+    rows: {
+      rows: {
+        ...PERIOD_ROW,
+        ...Object.fromEntries([...SERVICES, ...LINKS].map((c) => [c, 'INTEGER' as const])),
+        songIds: 'LIST<INTEGER>',
+        beforeBits: 'LIST<INTEGER>',
+        afterBits: 'LIST<INTEGER>',
+      },
+    },
+  },
+  recomputePeriods: { zone: 'STRING', rows: { rows: PERIOD_ROW } },
+  ensurePeriods: { rows: { rows: PERIOD_ROW } },
+  serviceDatesAfter: { after: 'INTEGER', limit: 'INTEGER' },
+  periodsAfter: { after: 'STRING', limit: 'INTEGER' },
+  deletePeriods: { keys: 'LIST<STRING>' },
+  timelineZone: {},
+  setTimelineZone: { zone: 'STRING?' },
+} as const satisfies Record<keyof typeof PERIOD_CYPHER, ParamDecl>;
