@@ -19,6 +19,7 @@ import { startLocalNeo4j, type LocalNeo4j } from '../scripts/neo4j-local';
 import { connectNeo4j } from '../src/store/neo4j/connect';
 import type { Neo4jStore } from '../src/store/neo4j/store';
 import type { Snapshot } from '../src/store/types';
+import { snapshotParts } from '../src/store/snapshot';
 
 /** Which stores a bench measures: STORE=sqlite (default), neo4j (Neo4j beside SQLite in the same run). */
 export function benchStores(): ('sqlite' | 'neo4j')[] {
@@ -134,44 +135,8 @@ function diskBytes(dir: string | null): number | null {
  */
 export const RECORDS_PER_IMPORT = 125_000;
 
-/**
- * The snapshot as consecutive snapshots of whole services (a service's setlist is never split),
- * each with the songs its links name and at most about RECORDS_PER_IMPORT songs and links; every
- * song goes in the first (so never-sung songs are there too), which takes fewer services. Importing
- * them in order leaves the store as importing the whole would: importSnapshot writes songs and
- * services by id (MERGE), and recomputes the usage of every song it touches from all of that
- * song's links in the store.
- */
-export function* importParts(snapshot: Snapshot, maxRecords = RECORDS_PER_IMPORT): Generator<Snapshot> {
-  if (snapshot.songs.length + snapshot.links.length <= maxRecords) {
-    yield snapshot;
-    return;
-  }
-  const linksOf = new Map<number, Snapshot['links']>();
-  for (const l of snapshot.links) {
-    const list = linksOf.get(l.serviceId);
-    if (list) list.push(l);
-    else linksOf.set(l.serviceId, [l]);
-  }
-  const songById = new Map(snapshot.songs.map((s) => [s.id, s]));
-  let first = true;
-  let services: Snapshot['services'] = [];
-  let links: Snapshot['links'] = [];
-  const part = (): Snapshot => {
-    const songs = first ? snapshot.songs : [...new Set(links.map((l) => l.songId))].map((id) => songById.get(id)!);
-    const p: Snapshot = { ...snapshot, songs, services, links, users: first ? snapshot.users : [] };
-    first = false;
-    services = [];
-    links = [];
-    return p;
-  };
-  for (const v of snapshot.services) {
-    services.push(v);
-    links.push(...(linksOf.get(v.id) ?? []));
-    if ((first ? snapshot.songs.length : 0) + links.length >= maxRecords) yield part();
-  }
-  if (services.length > 0 || first) yield part();
-}
+/** The snapshot in parts of at most about RECORDS_PER_IMPORT songs and links (src/store/snapshot.ts). */
+export const importParts = (snapshot: Snapshot, maxRecords = RECORDS_PER_IMPORT) => snapshotParts(snapshot, maxRecords);
 
 /**
  * Wipe, migrate, and load the snapshot through the store's own importSnapshot (every usage

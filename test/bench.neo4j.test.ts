@@ -32,6 +32,18 @@ describe('importParts', () => {
     }
   });
 
+  test("gives each part the licensing details of its own songs only (a part naming another's is refused)", () => {
+    const licensing = [3, 500, 999].map((songId) => ({ songId, ccliNumber: String(1000 + songId), copyright: null }));
+    const parts = [...importParts({ ...snapshot, licensing }, 3000)];
+    expect(parts[0].licensing).toEqual(licensing);
+    for (const p of parts) {
+      expect(() => checkSnapshot(p)).not.toThrow();
+      const songs = new Set(p.songs.map((s) => s.id));
+      expect(p.licensing!.every((l) => songs.has(l.songId))).toBe(true);
+    }
+    expect(parts.slice(1).some((p) => p.licensing!.length > 0)).toBe(true);
+  });
+
   test('leaves a snapshot that fits one transaction whole', () => {
     expect([...importParts(snapshot, 10_360)]).toEqual([snapshot]);
     expect([...importParts(snapshot, 10_000)].length).toBe(2);

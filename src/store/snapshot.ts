@@ -131,3 +131,47 @@ function checkLicensing(s: Snapshot, songs: Set<number>): void {
     }
   }
 }
+
+/**
+ * The snapshot as consecutive snapshots of whole services (a setlist is never split), each with
+ * the songs its links name (and their licensing details) and at most about `maxRecords` songs and
+ * links; every song and user goes in the first (so never-sung songs are there too), which then
+ * takes fewer services. Importing them in order leaves a store as importing the whole would:
+ * imports write records by id (upserts) and move the maintained aggregates by what each part
+ * changes. Used where one transaction cannot hold a whole snapshot: a Neo4j transaction's state
+ * lives in the server's heap, capped by dbms.memory.transaction.total.max.
+ */
+export function* snapshotParts(snapshot: Snapshot, maxRecords: number): Generator<Snapshot> {
+  if (snapshot.songs.length + snapshot.links.length <= maxRecords) {
+    yield snapshot;
+    return;
+  }
+  const linksOf = new Map<number, Snapshot['links']>();
+  for (const l of snapshot.links) {
+    const list = linksOf.get(l.serviceId);
+    if (list) list.push(l);
+    else linksOf.set(l.serviceId, [l]);
+  }
+  const songById = new Map(snapshot.songs.map((s) => [s.id, s]));
+  const licensingOfSong = new Map((snapshot.licensing ?? []).map((l) => [l.songId, l]));
+  let first = true;
+  let services: Snapshot['services'] = [];
+  let links: Snapshot['links'] = [];
+  const part = (): Snapshot => {
+    const songs = first ? snapshot.songs : [...new Set(links.map((l) => l.songId))].map((id) => songById.get(id)!);
+    const licensing = first
+      ? snapshot.licensing
+      : snapshot.licensing && songs.flatMap((s) => (licensingOfSong.has(s.id) ? [licensingOfSong.get(s.id)!] : []));
+    const p: Snapshot = { ...snapshot, songs, licensing, services, links, users: first ? snapshot.users : [] };
+    first = false;
+    services = [];
+    links = [];
+    return p;
+  };
+  for (const v of snapshot.services) {
+    services.push(v);
+    links.push(...(linksOf.get(v.id) ?? []));
+    if ((first ? snapshot.songs.length : 0) + links.length >= maxRecords) yield part();
+  }
+  if (services.length > 0 || first) yield part();
+}
