@@ -179,7 +179,9 @@ const EXPECTED: Record<string, Expected> = {
   // All time, every type: the song's pairs off sung_with_together in (songId, together) order;
   // only ties on together are sorted (a PartialTop), so it stops after the page.
   songsSungWithAllTypes: { reads: ['sung_with_together'] },
-  serviceSpan: { reads: ['service_type'] },
+  // Service.date in order from each end, cut at the first service of the types: no aggregation
+  // over the services (it read them all off service_type).
+  serviceSpan: { reads: ['service_date'] },
   // The zone record's unique seek; then each bucket: a whole period is one seek of period_range
   // (its start and end), any other bucket one relationship range seek on the links' dates
   // (the buckets' rows put in order: the one Sort, named by the zone seek it sits above).

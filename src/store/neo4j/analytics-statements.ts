@@ -314,10 +314,28 @@ ORDER BY p.songId DESC, p.together DESC, jaccard DESC, other.id
 LIMIT $limit
 RETURN other.id AS id, other.name AS name, other.artists AS artists, p.together AS together, jaccard`,
 
+  /**
+   * The first and last service dates of the types: Service.date read in order from each end,
+   * stopping at the first service of the types (no row when there is none). With min() and max()
+   * over the type index it read every service: 31,203 db hits on the 100y history, 6 now; at 1m it
+   * was most of the all-time timeline's time, which asks for the span to make its buckets.
+   */
   serviceSpan: `
-MATCH (v:Service)
-WHERE v.serviceType IN $serviceTypes
-RETURN min(v.date) AS first, max(v.date) AS last`,
+CALL () {
+  MATCH (v:Service)
+  WHERE v.date IS NOT NULL AND v.serviceType IN $serviceTypes
+  RETURN v.date AS first
+  ORDER BY v.date
+  LIMIT 1
+}
+CALL () {
+  MATCH (v:Service)
+  WHERE v.date IS NOT NULL AND v.serviceType IN $serviceTypes
+  RETURN v.date AS last
+  ORDER BY v.date DESC
+  LIMIT 1
+}
+RETURN first, last`,
 
   /**
    * $buckets: inclusive [startMs, endMs] calendar periods computed in the service time zone by the
