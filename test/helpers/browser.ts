@@ -28,11 +28,24 @@ export function findChromium(): { path?: string; reason?: string } {
   return { reason: `no Chromium found (set CHROMIUM_PATH, or install one: apt-get install chromium); looked in ${CANDIDATES.join(', ')}` };
 }
 
-/** `describe` when a browser exists; otherwise a skipped block and one plain line saying why. */
+/**
+ * `describe` when a browser exists; otherwise a skipped block and one plain line saying why, or,
+ * with CI=true, a failing test saying what is missing.
+ */
 export function describeWithBrowser(name: string, body: (chromiumPath: string) => void): void {
   const { path: found, reason } = findChromium();
   if (found) {
     describe(name, () => body(found));
+    return;
+  }
+  // With CI=true (.ci/run installs Chromium) a missing browser is a failure, as for Redis and
+  // Neo4j: CI must not pass with the browser tests quietly skipped.
+  if (process.env.CI === 'true') {
+    describe(name, () => {
+      it('needs Chromium', () => {
+        throw new Error(`${name}: ${reason} (CI=true: the browser tests must run)`);
+      });
+    });
     return;
   }
   // An honest skip: the environment lacks the browser these tests need.
