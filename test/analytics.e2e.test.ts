@@ -31,23 +31,23 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 /**
- * A usage row as REST answers it: the song's licensing details beside it (none in this history).
- * GraphQL answers what the query selects, so the reference's rows compare as they are there.
+ * A usage row as both facades answer it (GraphQL when it selects USAGE): the song's licensing
+ * details beside the song (the history gives some songs a CCLI number or a copyright line).
  */
-const onRest = <T extends object>(row: T) => ({ ...row, ccliNumber: null, copyright: null });
-const rowsOnRest = <T extends object>(rows: T[]) => rows.map(onRest);
+const onWire = <T extends { song: { id: number }; licensing?: unknown }>({ licensing: _, ...row }: T) => ({ ...row, ...ref.licensingOf(row.song.id) });
+const rowsOnWire = <T extends { song: { id: number }; licensing?: unknown }>(rows: T[]) => rows.map(onWire);
 
-const USAGE = 'song { id name artists } timesSung firstSung lastSung byServiceType { serviceType timesSung lastSung } asOpener asCloser';
+const USAGE = 'song { id name artists } ccliNumber copyright timesSung firstSung lastSung byServiceType { serviceType timesSung lastSung } asOpener asCloser';
 const Q1: AnalyticsWindow = { from: day('2023-04-01'), to: day('2023-06-30', true), serviceTypes: ALL };
 
 describe('GET /reports/songUsage and songUsage', () => {
   it('answers the reference report, paged, with X-Total-Count, on both facades', async () => {
     const expected = ref.songUsage({ window: Q1, sort: 'TIMES_SUNG', includeUnsung: false, limit: 5, offset: 2 });
     const res = await server.api('GET', '/reports/songUsage?from=2023-04-01&to=2023-06-30&limit=5&offset=2');
-    expectJson(res, 200, rowsOnRest(expected.items));
+    expectJson(res, 200, rowsOnWire(expected.items));
     expect(res.headers.get('x-total-count')).toBe(String(expected.total));
     const gql = await server.gql(`{ songUsage(from: "2023-04-01", to: "2023-06-30", limit: 5, offset: 2) { ${USAGE} } }`);
-    expect(gql.body).toEqual({ data: { songUsage: expected.items } });
+    expect(gql.body).toEqual({ data: { songUsage: rowsOnWire(expected.items) } });
   });
 
   it('filters by repeated serviceType, sorts, includes unsung songs', async () => {
@@ -55,9 +55,9 @@ describe('GET /reports/songUsage and songUsage', () => {
     for (const sort of ['LAST_SUNG', 'LEAST_RECENTLY_SUNG', 'NAME', 'TIMES_SUNG'] as const) {
       const expected = ref.songUsage({ window, sort, includeUnsung: true });
       const res = await server.api('GET', `/reports/songUsage?to=2023-12-31&serviceType=WED&serviceType=SUN_PM&sort=${sort}&includeUnsung=true`);
-      expectJson(res, 200, rowsOnRest(expected.items));
+      expectJson(res, 200, rowsOnWire(expected.items));
       const gql = await server.gql(`{ songUsage(to: "2023-12-31", serviceTypes: [WED, SUN_PM], sort: ${sort}, includeUnsung: true) { ${USAGE} } }`);
-      expect(gql.body.data.songUsage).toEqual(expected.items);
+      expect(gql.body.data.songUsage).toEqual(rowsOnWire(expected.items));
     }
   });
 
@@ -76,8 +76,8 @@ describe('GET /reports/songUsage and songUsage', () => {
       expect(rows).toEqual(
         expected.items.map((r) => ({
           Song: r.song.name,
-          'CCLI #': '',
-          Copyright: '',
+          'CCLI #': ref.licensingOf(r.song.id).ccliNumber ?? '',
+          Copyright: ref.licensingOf(r.song.id).copyright ?? '',
           Artists: r.song.artists.join('; '),
           'Times sung': String(r.timesSung),
           'First sung': local(r.firstSung),
@@ -94,7 +94,7 @@ describe('GET /reports/songUsage and songUsage', () => {
       'Song', 'CCLI #', 'Copyright', 'Artists', 'Times sung', 'First sung', 'Last sung',
       'Sunday morning', 'Sunday evening', 'Wednesday', 'Song ID',
     ]);
-    expectJson(await server.api('GET', '/reports/songUsage?format=json&limit=1'), 200, rowsOnRest(ref.songUsage({ window: { from: null, to: null, serviceTypes: ALL }, sort: 'TIMES_SUNG', includeUnsung: false, limit: 1 }).items));
+    expectJson(await server.api('GET', '/reports/songUsage?format=json&limit=1'), 200, rowsOnWire(ref.songUsage({ window: { from: null, to: null, serviceTypes: ALL }, sort: 'TIMES_SUNG', includeUnsung: false, limit: 1 }).items));
   });
 });
 
@@ -103,18 +103,18 @@ describe('rotation, new songs, one song', () => {
 
   it('GET /songs/notSungSince/:date and songsNotSungSince', async () => {
     const expected = ref.songUsage({ window: allTime, sort: 'LEAST_RECENTLY_SUNG', includeUnsung: true, lastBefore: day('2024-01-15') - 1 });
-    expectJson(await server.api('GET', '/songs/notSungSince/2024-01-15'), 200, rowsOnRest(expected.items));
+    expectJson(await server.api('GET', '/songs/notSungSince/2024-01-15'), 200, rowsOnWire(expected.items));
     const gql = await server.gql(`{ songsNotSungSince(date: "2024-01-15") { ${USAGE} } }`);
-    expect(gql.body.data.songsNotSungSince).toEqual(expected.items);
+    expect(gql.body.data.songsNotSungSince).toEqual(rowsOnWire(expected.items));
     expect(expected.items[0].timesSung).toBe(0);
   });
 
   it('GET /reports/newSongs and newSongs', async () => {
     const expected = ref.songUsage({ window: { ...allTime, serviceTypes: ['WED'] }, sort: 'FIRST_SUNG', includeUnsung: false, firstIn: { from: day('2023-02-01'), to: null } });
     expect(expected.items.length).toBeGreaterThan(0);
-    expectJson(await server.api('GET', '/reports/newSongs?from=2023-02-01&serviceType=WED'), 200, rowsOnRest(expected.items));
+    expectJson(await server.api('GET', '/reports/newSongs?from=2023-02-01&serviceType=WED'), 200, rowsOnWire(expected.items));
     const gql = await server.gql(`{ newSongs(from: "2023-02-01", serviceTypes: [WED]) { ${USAGE} } }`);
-    expect(gql.body.data.newSongs).toEqual(expected.items);
+    expect(gql.body.data.newSongs).toEqual(rowsOnWire(expected.items));
   });
 
   it('lists new songs newest first (latest first performance, then the highest id), on every path', async () => {
@@ -134,8 +134,8 @@ describe('rotation, new songs, one song', () => {
   });
 
   it('GET /songs/:songId/usage and Song.usage (batched for a list)', async () => {
-    const expected = { song: (await server.store.songsByIds([2]))[0], ...ref.stats(2, Q1) };
-    expectJson(await server.api('GET', '/songs/2/usage?from=2023-04-01&to=2023-06-30'), 200, onRest(expected));
+    const expected = { song: (await server.store.songsByIds([2]))[0]!, ...ref.stats(2, Q1) };
+    expectJson(await server.api('GET', '/songs/2/usage?from=2023-04-01&to=2023-06-30'), 200, onWire(expected));
     const gql = await server.gql(`{ songs(limit: 3) { id usage(from: "2023-04-01", to: "2023-06-30") { timesSung asOpener } all: usage { timesSung } } }`);
     expect(gql.body.data.songs).toEqual(
       [1, 2, 3].map((id) => ({ id, usage: { timesSung: ref.stats(id, Q1).timesSung, asOpener: ref.stats(id, Q1).asOpener }, all: { timesSung: ref.stats(id, { ...Q1, from: null, to: null }).timesSung } })),

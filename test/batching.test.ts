@@ -159,7 +159,7 @@ test.each([2, 10, 50])(
   },
 );
 
-test.each([2, 10, 50])('licensing details of the songs of %i services are one store call, on Song and on SongUsage', async (n) => {
+test.each([2, 10, 50])('licensing details of the songs of %i services are one store call on Song and Song.usage, and none beside a usage report', async (n) => {
   await seedServices(n);
   const [first] = (await real.listSongs({}, { limit: 1 })).items;
   await real.updateSong(first.id, { ccliNumber: '22025', copyright: 'Public Domain' });
@@ -173,5 +173,11 @@ test.each([2, 10, 50])('licensing details of the songs of %i services are one st
   const rows = await res.json();
   expect(rows).toHaveLength(n + SONGS_PER_SERVICE);
   expect(rows.find((r: { song: { id: number } }) => r.song.id === first.id)).toMatchObject({ ccliNumber: '22025', copyright: 'Public Domain' });
-  expect(Object.fromEntries(calls)).toEqual({ songUsage: 1, licensingOfSongs: 1 });
+  // The report's statement reads them with its rows: no second read of every row's song.
+  expect(Object.fromEntries(calls)).toEqual({ songUsage: 1 });
+
+  calls.clear();
+  const usage = await post('{ songs { usage { timesSung ccliNumber copyright } } }');
+  expect(usage.songs.map((s: { usage: { ccliNumber: string | null } }) => s.usage.ccliNumber).filter(Boolean)).toEqual(['22025']);
+  expect(Object.fromEntries(calls)).toEqual({ listSongs: 1, usageOfSongs: 1, licensingOfSongs: 1 });
 });

@@ -147,6 +147,25 @@ describe('REST', () => {
 
     const gql = await gqlOk('{ songUsage(from: "2024-03-01", to: "2024-03-31") { song { name } ccliNumber copyright timesSung } }');
     expect(gql.songUsage).toEqual([{ song: { name: '10,000 Reasons' }, ccliNumber: '6016351', copyright: '2011 Thankyou Music', timesSung: 1 }]);
+
+    // All time, each report reads them in its own statement (every type and each order, a subset
+    // of types, rotation, new songs): each row has its own song's details, none another's.
+    const rowOf = (rows: { song: { id: number } }[], id: number) => rows.find((r) => r.song.id === id);
+    for (const path of [
+      '/reports/songUsage',
+      '/reports/songUsage?sort=LAST_SUNG',
+      '/reports/songUsage?serviceTypes=SUN_AM',
+      '/reports/songUsage?serviceTypes=SUN_AM&serviceTypes=WED&includeUnsung=true',
+      '/reports/songUsage?includeUnsung=true&sort=NAME',
+      '/songs/notSungSince/2024-03-04',
+      '/reports/newSongs?from=2024-01-01&to=2024-12-31',
+    ]) {
+      const rows = (await server.api('GET', path)).body;
+      expect([path, rowOf(rows, song.body.id)]).toEqual([path, expect.objectContaining({ ccliNumber: '6016351', copyright: '2011 Thankyou Music' })]);
+      for (const row of rows.filter((r: { song: { id: number } }) => r.song.id !== song.body.id)) {
+        expect([path, row.ccliNumber]).not.toEqual([path, '6016351']);
+      }
+    }
   });
 
   it('documents them: request bodies take them, the Song schema stays three fields, SongUsage has them', async () => {

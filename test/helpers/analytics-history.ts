@@ -27,7 +27,10 @@ export async function generateHistory(store: Store, opts: HistoryOptions): Promi
   for (let i = 0; i < opts.songs; i++) {
     const artists = [ARTISTS[Math.floor(rand() * ARTISTS.length)]];
     if (rand() < 0.2) artists.push(ARTISTS[Math.floor(rand() * ARTISTS.length)]);
-    songIds.push((await store.createSong({ name: `Song ${String.fromCharCode(65 + (i % 26))}${i}`, artists })).id);
+    // Licensing details on some songs (not drawn from `rand`, so the histories stay as they were):
+    // the reports read them with their rows, and each row must carry its own song's.
+    const licensing = { ccliNumber: i % 3 === 0 ? String(7000000 + i) : undefined, copyright: i % 4 === 1 ? `${1900 + i} Example Music` : undefined };
+    songIds.push((await store.createSong({ name: `Song ${String.fromCharCode(65 + (i % 26))}${i}`, artists, ...licensing })).id);
   }
   const singable = songIds.slice(0, songIds.length - opts.unsung);
   const weights = singable.map((_, i) => 1 / (i + 1) ** 1.1);

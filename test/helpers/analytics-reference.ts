@@ -15,7 +15,9 @@ import type {
   UsageBucketRecord,
   UsageStats,
 } from '../../src/store/analytics-types';
+import { licensingBySong, licensingOf } from '../../src/store/snapshot';
 import type { ServiceRecord, Snapshot, SongRecord } from '../../src/store/types';
+import type { SongLicensing } from '../../src/domain/licensing';
 
 interface Performance {
   song: SongRecord;
@@ -28,9 +30,11 @@ export class Reference {
   readonly performances: Performance[] = [];
   private readonly songs: SongRecord[];
   private readonly services: ServiceRecord[];
+  private readonly licensing: Map<number, SongLicensing>;
 
   constructor(snapshot: Snapshot) {
     this.songs = snapshot.songs;
+    this.licensing = licensingBySong(snapshot);
     this.services = snapshot.services;
     const songs = new Map(snapshot.songs.map((s) => [s.id, s]));
     const services = new Map(snapshot.services.map((v) => [v.id, v]));
@@ -56,6 +60,11 @@ export class Reference {
       w.serviceTypes.includes(p.service.serviceType);
   }
 
+  /** A song's licensing details as the snapshot had them (none when it had none). */
+  licensingOf(songId: number): SongLicensing {
+    return licensingOf(this.licensing, songId);
+  }
+
   stats(songId: number, w: AnalyticsWindow): UsageStats {
     const mine = this.performances.filter((p) => p.song.id === songId).filter(this.inWindow(w));
     const dates = mine.map((p) => p.service.date);
@@ -74,7 +83,7 @@ export class Reference {
   }
 
   songUsage(q: SongUsageQuery): { items: SongUsageRecord[]; total: number } {
-    let rows = this.songs.map((song) => ({ song, ...this.stats(song.id, q.window) }));
+    let rows = this.songs.map((song) => ({ song, licensing: this.licensingOf(song.id), ...this.stats(song.id, q.window) }));
     if (!q.includeUnsung) rows = rows.filter((r) => r.timesSung > 0);
     if (q.lastBefore !== undefined) rows = rows.filter((r) => r.lastSung === null || r.lastSung < q.lastBefore!);
     if (q.firstIn) {

@@ -78,11 +78,12 @@ ORDER BY
   CASE WHEN $sort = 'NAME' THEN s.name ELSE '' END,
   CASE WHEN $sort = 'FIRST_SUNG' THEN -s.id ELSE 0 END,
   s.id
-WITH collect([s.id, s.name, s.artists, ${STAT_NAMES}]) AS rows
+WITH collect([s.id, s.name, s.artists, ${STAT_NAMES}, s.ccliNumber, s.copyright]) AS rows
 UNWIND rows[$offset..][..$limit] AS row
 RETURN size(rows) AS total, row[0] AS id, row[1] AS name, row[2] AS artists, row[3] AS times,
   row[4] AS first, row[5] AS last, row[6] AS openers, row[7] AS closers, row[8] AS sunAm,
-  row[9] AS sunAmLast, row[10] AS sunPm, row[11] AS sunPmLast, row[12] AS wed, row[13] AS wedLast`;
+  row[9] AS sunAmLast, row[10] AS sunPm, row[11] AS sunPmLast, row[12] AS wed, row[13] AS wedLast,
+  row[14] AS ccliNumber, row[15] AS copyright`;
 
 /**
  * Artist rows (a, timesSung, songs): the spelling shown (maintained on the Artist, see
@@ -167,7 +168,8 @@ export type AllTypesOrder = keyof typeof ALL_TYPES_ORDERS;
 
 const RETURN_MAINTAINED = `RETURN total, s.id AS id, s.name AS name, s.artists AS artists, s.usageTimes AS times,
   s.usageFirst AS first, s.usageLast AS last, s.usageOpeners AS openers, s.usageClosers AS closers,
-  ${USAGE_TYPES.map(([, p]) => `s.${p}Times AS ${p}, s.${p}Last AS ${p}Last`).join(', ')}`;
+  ${USAGE_TYPES.map(([, p]) => `s.${p}Times AS ${p}, s.${p}Last AS ${p}Last`).join(', ')},
+  s.ccliNumber AS ccliNumber, s.copyright AS copyright`;
 
 function songUsageAllTypes(sort: AllTypesOrder): string {
   const { sung, order, unsungFirst, unsungOrder = 's.usageTimes, s.id' }: AllTypesOrderPlan = ALL_TYPES_ORDERS[sort];

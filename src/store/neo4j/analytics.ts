@@ -11,7 +11,7 @@ import {
 } from './analytics-statements';
 import { periodAt, typeBit } from './periods';
 import { USAGE_TYPES } from './statements';
-import { checkParams, fromInt, toInt, toSong } from './values';
+import { checkParams, fromInt, toInt, toLicensing, toSong } from './values';
 
 type Tx = Pick<ManagedTransaction, 'run'>;
 export type Reader = <T>(work: (tx: Tx) => Promise<T>) => Promise<T>;
@@ -85,7 +85,7 @@ export class Neo4jAnalytics implements AnalyticsStore {
     const [name, params] = this.songUsageStatement(q);
     const rows = await this.run(name, params);
     return {
-      items: rows.map((r) => ({ song: toSong(r), ...usageStats(columns(r), q.window) })),
+      items: rows.map((r) => ({ song: toSong(r), licensing: toLicensing(r), ...usageStats(columns(r), q.window) })),
       total: await this.total(name, params, rows),
     };
   }

@@ -69,7 +69,7 @@ const usageFilter = (r: string) => `(@includeUnsung OR ${r}.times > 0)
  * Every type is asked, so the row's generated totals are the answer.
  */
 const allTimeIn = (index: string, order: string, tie = 'u.song_id') => `
-    SELECT s.id, s.name, s.artists, u.times, u.first, u.last, u.openers, u.closers,
+    SELECT s.id, s.name, s.artists, s.ccli_number, s.copyright, u.times, u.first, u.last, u.openers, u.closers,
       ${perType((c) => `u.${c}_times AS ${c}, u.${c}_last`)},
       (SELECT count(*) FROM song_usage c WHERE ${usageFilter('c')}) AS total
     FROM song_usage u INDEXED BY ${index} CROSS JOIN songs s ON s.id = u.song_id
@@ -105,10 +105,10 @@ export const ANALYTICS_SQL = {
     WITH agg AS MATERIALIZED (${perSong()}),
     -- Sung songs by primary key, then (asked for) the others: never a scan of agg per song.
     usage AS (
-      SELECT s.id, s.name, s.artists, ${STAT_COLUMNS.map((c) => `a.${c}`).join(', ')}
+      SELECT s.id, s.name, s.artists, s.ccli_number, s.copyright, ${STAT_COLUMNS.map((c) => `a.${c}`).join(', ')}
       FROM agg a JOIN songs s ON s.id = a.song_id
       UNION ALL
-      SELECT s.id, s.name, s.artists, 0, NULL, NULL, 0, 0, 0, NULL, 0, NULL, 0, NULL
+      SELECT s.id, s.name, s.artists, s.ccli_number, s.copyright, 0, NULL, NULL, 0, 0, 0, NULL, 0, NULL, 0, NULL
       FROM songs s
       WHERE @includeUnsung AND s.id NOT IN (SELECT song_id FROM agg)
     )

@@ -94,7 +94,8 @@ export class SqliteAnalytics {
   /**
    * A usage statement's rows as arrays (better-sqlite3's raw mode), read by column position: the
    * full all-time report is ~19,000 rows of 15 columns at the bench's largest size, and building
-   * one keyed object per row before the record costs more than the statement itself.
+   * one keyed object per row before the record costs more than the statement itself. The song's
+   * licensing details come with it (SongUsageRecord.licensing).
    */
   private usageRows(name: AnalyticsStatementName, params: Record<string, unknown>, window: AnalyticsWindow) {
     let s = this.rawStmts.get(name);
@@ -109,6 +110,7 @@ export class SqliteAnalytics {
       total: rows.length ? (rows[0][at.total] as number) : null,
       items: rows.map((r): SongUsageRecord => ({
         song: { id: r[at.id] as number, name: r[at.name] as string, artists: JSON.parse(r[at.artists] as string) },
+        licensing: { ccliNumber: r[at.ccli_number] as string | null, copyright: r[at.copyright] as string | null },
         timesSung: r[at.times] as number,
         firstSung: r[at.first] as number | null,
         lastSung: r[at.last] as number | null,
