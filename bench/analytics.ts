@@ -648,13 +648,16 @@ function checks(label: string, r: StoreResults, histories: History[], plainOf: (
     }
   }
   const big = histories.at(-1)!;
+  // The target is at 1m: a run without it (--no-1m) shows the shares at its largest history, unchecked.
+  const checked = big.id === '1m';
   for (const a of ANALYTICS.filter((x) => x.plain)) {
     const n = `${a.id} [${a.scope}]`;
     const plain = plainOf(a);
     const ratio = r.api[big.id][n] / r.plain[big.id][plain];
     const join = joins ? (a.plain === 'usage' ? 'usageJoin' : a.plain === 'rotation' ? 'rotationJoin' : null) : null;
     const beside = join ? `; ${((r.api[big.id][n] / r.plain[big.id][join]) * 100).toFixed(1)}% of the bare ${join}` : '';
-    console.log(`${label} ${n} at ${big.id}: API ${(ratio * 100).toFixed(1)}% of the plain ${plain} statement (store ${((r.store[big.id][n] / r.plain[big.id][plain]) * 100).toFixed(1)}%${beside})`);
+    console.log(`${label} ${n} at ${big.id}: API ${(ratio * 100).toFixed(1)}% of the plain ${plain} statement (store ${((r.store[big.id][n] / r.plain[big.id][plain]) * 100).toFixed(1)}%${beside})${checked ? '' : ' (not checked: the target is at 1m)'}`);
+    if (!checked) continue;
     if (ratio > 0.1) failures.push(`${label} ${n}: ${(ratio * 100).toFixed(1)}% of the plain statement (target <= 10%)`);
     else if (Number.isNaN(ratio)) failures.push(`${label} ${n}: not compared with the plain statement (it did not answer, or a plain statement did not)`);
   }
