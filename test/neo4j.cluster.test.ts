@@ -30,6 +30,8 @@ describe('which Neo4j failures answer 503 UNAVAILABLE with Retry-After', () => {
     // What the routing driver turns those into, and what a lost member looks like.
     neo4j.error.SESSION_EXPIRED,
     neo4j.error.SERVICE_UNAVAILABLE,
+    // A server that stopped while a connection logged in: the requests queued on that connection.
+    neo4j.error.PROTOCOL_ERROR,
     // A database stopped or still starting (a leader election), a deadlock that kept recurring.
     'Neo.TransientError.General.DatabaseUnavailable',
     'Neo.TransientError.Transaction.DeadlockDetected',

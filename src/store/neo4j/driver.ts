@@ -70,6 +70,10 @@ const CLUSTER_CODES = new Set(['Neo.ClientError.Cluster.NotALeader', 'Neo.Client
 export function isConnectivityError(err: unknown): boolean {
   if (!(err instanceof Neo4jError)) return false;
   if (err.code === neo4j.error.SERVICE_UNAVAILABLE || err.code === neo4j.error.SESSION_EXPIRED) return true;
+  // The Bolt conversation broke, not the request: a server that goes away while a connection logs
+  // in fails the requests queued on that connection with ProtocolError ("Failed to connect to
+  // server ... write EPIPE"), seen as a 500 for a write in flight while the server stopped.
+  if (err.code === neo4j.error.PROTOCOL_ERROR) return true;
   if (err.code.startsWith('Neo.TransientError.') || CLUSTER_CODES.has(err.code)) return true;
   if (err.retryable) return true;
   // The pool raises this without a code when no connection could be had in time.
