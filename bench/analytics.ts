@@ -96,7 +96,8 @@ export function snapshotOf(h: History): Snapshot {
   };
 }
 
-async function database(h: History, dir: string): Promise<string> {
+/** The history's SQLite file, generated through importSnapshot once and cached in `dir` (also used by bench/writes.ts, which copies it). */
+export async function database(h: History, dir: string): Promise<string> {
   // v3: the schema numbering of main (song_usage is migration 5); a file cached under another
   // numbering would be migrated wrongly, so it is never reused.
   const file = path.join(dir, `analytics-${h.id}-v3.db`);
@@ -354,7 +355,7 @@ interface Analytic {
 }
 
 /** The last year of a history (YYYY-MM-DD and ms), and the rotation cut-off (mid-history). */
-interface Bounds {
+export interface Bounds {
   from: string;
   to: string;
   fromMs: number;
@@ -443,7 +444,7 @@ const ANALYTICS: Analytic[] = [
 ];
 
 /** The last year of a history and the rotation cut-off (mid-history). */
-function boundsOf(h: History): Bounds {
+export function boundsOf(h: History): Bounds {
   const lastYear = FIRST_YEAR + h.years - 1;
   const midYear = FIRST_YEAR + Math.floor(h.years / 2);
   return {
@@ -617,7 +618,7 @@ async function neo4jHistory(h: History, runs: number, out: StoreResults) {
 }
 
 /** How long generating each history's SQLite file took in this run (absent when it was cached). */
-const generatedMs: Record<string, number> = {};
+export const generatedMs: Record<string, number> = {};
 
 function printTable(label: string, r: StoreResults, histories: History[], plainNames: string[]) {
   console.log(`\n${label}: median ms, API (HTTP through the server) / store (the same call in-process):`);
