@@ -56,7 +56,11 @@ function value(name: string, type: ParamType): unknown {
     min: START, max: START + 365 * DAY, from: START, to: START + 365 * DAY, songId: 7,
     serviceIds: [1, 2], includeUnsung: true, lastBefore: null, firstFrom: null, firstTo: null, sort: 'TIMES_SUNG',
     lastServices: 12, moreThanPercent: 50, otherId: 9, sunAm: 1, sunPm: 0, wed: 0, zone: 'UTC', mask: 7,
+    serviceId: 5, removed: [3], position: 2, seq: 900, was: true, is: true,
   };
+  // moveUsage rows: per type deltas and dates (the ends sought again when a removed date reaches them).
+  if (/(Times|Openers|Closers)$/.test(name)) byName[name] = 1;
+  if (/(First|Last)$/.test(name)) byName[name] = START + 100 * DAY;
   if (!(name in byName)) throw new Error(`no value for parameter ${name}`);
   const v = byName[name];
   if (type.startsWith('INTEGER')) return v === null ? null : neo4j.int(v as number);
@@ -100,6 +104,7 @@ const LISTS: StatementName[] = [
   'countServices', 'countServicesOfTypes', 'servicesInRange', 'countInRange',
   'setlists', 'setlistCounts', 'servicesForSongs', 'servicesForSongsCounts',
   'movePeriods', 'recomputePeriods',
+  'lockSetlists', 'writeLinks', 'moveUsage', 'moveArtists',
 ];
 
 /**
@@ -173,6 +178,16 @@ const EXPECTED: Record<string, Expected> = {
   // A write's pair deltas: each pair found by its two songs' ids on sung_with_pair (not by a
   // MERGE walking one song's pairs); its songs by their unique ids only to create a new pair.
   movePairs: { reads: ['song_id', 'sung_with_pair'] },
+  // The write path's own statements (write-statements.ts). A setlist write's first round trip:
+  // each service's unique seek and its links (a handful), ordered per service.
+  lockSetlists: { reads: ['service_id'], sorts: ['Sort(service_id)', 'Sort(rows)'] },
+  // Links found from their service (a handful), songs by their unique ids: nothing of a song's history.
+  writeLinks: { reads: ['service_id', 'song_id'] },
+  // A song's usage moved by deltas: its unique seek, and each end sought again as one seek of
+  // (song id, type, date) in index order cut at one link: no Sort, no Top.
+  moveUsage: { reads: ['song_id', 'performed_in_song_type'] },
+  // Artists of the rows' songs (their BY edges), sorted by key for the lock order: only those rows.
+  moveArtists: { reads: ['song_id'], sorts: ['Sort(song_id)'] },
   // All time, some types: the song's unique seek and its maintained pairs (no link read), ranked
   // by count (a Top-K).
   songsSungWithAllTime: { reads: ['song_id'], sorts: ['Top(song_id)'] },

@@ -91,6 +91,8 @@ const cases: [string, () => Promise<unknown>][] = [
   ['servicesForSongs', () => store.servicesForSongs([2, 4])],
   ['servicesForSongs (of types, a page of each)', () => store.servicesForSongs([2, 4], { serviceTypes: ['WED'] }, { limit: 1 })],
   ['linkSong (new, appended)', () => store.linkSong(1, 4)],
+  // A store that holds no block of link seqs reserves one, in a transaction of its own, before its first link.
+  ['linkSong (a new store: its first link reserves link seqs)', () => new Neo4jStore(driver, { database: target!.database }).linkSong(1, 4)],
   ['linkSong (new, inserted at 2)', () => store.linkSong(1, 4, 2)],
   ['linkSong (moved up to 1)', () => store.linkSong(1, 3, 1)],
   ['linkSong (moved down past the end)', () => store.linkSong(1, 1, 9)],

@@ -22,8 +22,10 @@ function interfering(inner: Driver, statement: string, sneak: (tx: Tx) => Promis
       const wrap = (execute: (...a: unknown[]) => unknown) => (work: (tx: Tx) => Promise<unknown>, txConfig?: unknown) =>
         execute((tx: Tx) =>
           work({
-            run: async (q, p) => {
-              if (q === statement) await sneak(tx);
+            // Not awaited: the store sends its steps back to back (one round trip), and the sneaked
+            // statement goes just before the one it precedes, in the same pipeline.
+            run: (q, p) => {
+              if (q === statement) void sneak(tx);
               return tx.run(q, p);
             },
           }),
@@ -39,6 +41,9 @@ function interfering(inner: Driver, statement: string, sneak: (tx: Tx) => Promis
     close: () => inner.close(),
   } as unknown as Driver;
 }
+
+/** What a racing writer's unlink does to one link. */
+const UNLINK = 'MATCH (:Song {id: $songId})-[r:PERFORMED_IN]->(:Service {id: $serviceId}) DELETE r';
 
 const target = neo4jTarget();
 const SKIPPED = 'Neo4j write-check suite SKIPPED: NEO4J_URI is not set (npm run test:neo4j starts one)';
@@ -61,7 +66,7 @@ const order = async (store: Neo4jStore) => (await store.setlistsForServices([1])
 
 maybe("linkSong answers 'no-song' and rolls back its moves when the link statement writes nothing", async () => {
   const { plain } = await seeded();
-  const store = new Neo4jStore(interfering(server!.driver(), CYPHER.createLinks, (tx) => tx.run(CYPHER.deleteSong, { id: neo4j.int(4) })), options());
+  const store = new Neo4jStore(interfering(server!.driver(), CYPHER.writeLinks, (tx) => tx.run(CYPHER.deleteSong, { id: neo4j.int(4) })), options());
   expect(await store.linkSong(1, 4, 1)).toBe('no-song');
   // The moves of a, b, c written before the failed link are gone, and so is the sneaked delete.
   const snapshot = await plain.exportSnapshot();
@@ -77,7 +82,7 @@ maybe("linkSong answers 'no-song' and rolls back its moves when the link stateme
 maybe("unlinkSong answers 'not-linked' when its delete removes nothing", async () => {
   const { plain } = await seeded();
   const store = new Neo4jStore(
-    interfering(server!.driver(), CYPHER.unlinkSong, (tx) => tx.run(CYPHER.unlinkSong, { serviceId: neo4j.int(1), songId: neo4j.int(2) })),
+    interfering(server!.driver(), CYPHER.writeLinks, (tx) => tx.run(UNLINK, { serviceId: neo4j.int(1), songId: neo4j.int(2) })),
     options(),
   );
   expect(await store.unlinkSong(1, 2)).toBe('not-linked');
@@ -87,9 +92,9 @@ maybe("unlinkSong answers 'not-linked' when its delete removes nothing", async (
 maybe('replaceSetlist fails and changes nothing when it removes other links than it read', async () => {
   const { plain } = await seeded();
   const store = new Neo4jStore(
-    interfering(server!.driver(), CYPHER.clearSetlist, (tx) => tx.run(CYPHER.unlinkSong, { serviceId: neo4j.int(1), songId: neo4j.int(3) })),
+    interfering(server!.driver(), CYPHER.writeLinks, (tx) => tx.run(UNLINK, { serviceId: neo4j.int(1), songId: neo4j.int(3) })),
     options(),
   );
-  await expect(store.replaceSetlist(1, [4])).rejects.toThrow(/clearSetlist wrote 2 where 3 were meant; rolled back/);
+  await expect(store.replaceSetlist(1, [4])).rejects.toThrow(/writeLinks wrote 2 where 3 were meant; rolled back/);
   expect(await order(plain)).toEqual(['a', 'b', 'c']);
 });

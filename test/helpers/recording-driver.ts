@@ -12,6 +12,12 @@ export interface SentStatement {
   params: unknown;
   /** Which transaction of the operation sent it (1 = first), and its access mode. */
   transaction: string;
+  /**
+   * Which round trip of its transaction (1 = first): statements sent while an answer of the
+   * transaction was still awaited went out with it (pipelined); one sent when none was awaited
+   * starts the next.
+   */
+  roundTrip: number;
 }
 
 const NAMES = new Map<string, string>(Object.entries(CYPHER).map(([name, text]) => [text as string, name]));
@@ -34,16 +40,22 @@ export function recordingDriver(inner: Driver): Driver & { take(): SentStatement
   let transactions = 0;
   const wrap = (mode: string, execute: (work: Work, config?: unknown) => Promise<unknown>) => (work: Work, config?: unknown) => {
     const label = `${++transactions} ${mode}`;
-    return execute(
-      (tx) =>
-        work({
-          run: (query, params = {}) => {
-            sent.push({ statement: NAMES.get(query) ?? '(not a store statement)', cypher: query, params: plain(params), transaction: label });
-            return tx.run(query, params);
-          },
-        }),
-      config,
-    );
+    return execute((tx) => {
+      let [trips, awaited] = [0, 0];
+      return work({
+        run: (query, params = {}) => {
+          if (awaited === 0) trips++;
+          awaited++;
+          sent.push({ statement: NAMES.get(query) ?? '(not a store statement)', cypher: query, params: plain(params), transaction: label, roundTrip: trips });
+          const result = tx.run(query, params) as unknown as PromiseLike<unknown>;
+          result.then(
+            () => awaited--,
+            () => awaited--,
+          );
+          return result as never;
+        },
+      });
+    }, config);
   };
   const driver = {
     session: (config: unknown) => {

@@ -63,6 +63,11 @@ export const SCHEMA_CYPHER = {
   performedInSong:
     'CREATE RANGE INDEX performed_in_song IF NOT EXISTS FOR ()-[r:PERFORMED_IN]-() ON (r.songId, r.date, r.serviceId)',
   performedInSongOnline: "CALL db.awaitIndex('performed_in_song', 300)",
+  // A song's first and last link of one type, after a write removed the link that held it
+  // (moveUsage): one seek in index order, stopping at the first link, however often it was sung.
+  performedInSongType:
+    'CREATE RANGE INDEX performed_in_song_type IF NOT EXISTS FOR ()-[r:PERFORMED_IN]-() ON (r.songId, r.serviceType, r.date)',
+  performedInSongTypeOnline: "CALL db.awaitIndex('performed_in_song_type', 300)",
   // "Songs sung with" over all time and types: a song's pairs (./pairs.ts) by its id, most
   // services together first, read in index order and cut after the page.
   sungWithTogether: 'CREATE RANGE INDEX sung_with_together IF NOT EXISTS FOR ()-[p:SUNG_WITH]-() ON (p.songId, p.together)',

@@ -105,6 +105,7 @@
 
 import { perOrder, SERVICE_AFTER, SERVICE_PAGE, SONG_AFTER, SONG_PAGE } from '../list-statements';
 import { PERIOD_CYPHER, PERIOD_PARAMS, PERIOD_PROPERTIES } from './period-statements';
+import { WRITE_CYPHER, WRITE_PARAMS } from './write-statements';
 
 /** Parameter types as Cypher names them; `?` means null is allowed (patch fields). */
 export type ScalarType =
@@ -228,6 +229,10 @@ export const ARTIST_PROPERTIES = [
   'usageTimes',
   ...TYPE_MASKS.map((m) => `songs${m}`),
 ];
+/** A new artist's totals: no song sung yet (moveArtists moves them from there). */
+const ARTIST_ZEROS = ARTIST_PROPERTIES.filter((p) => p !== 'spelling')
+  .map((p) => `a.${p} = 0`)
+  .join(', ');
 const sungIn = (mask: number) =>
   USAGE_TYPES.filter((_, bit) => mask & (1 << bit))
     .map(([, prefix]) => `${prefix} > 0`)
@@ -273,12 +278,18 @@ const byIndex = (list: string, as: string) => `
 UNWIND range(0, size(${list}) - 1) AS i
 WITH i, ${list}[i] AS ${as}`;
 
-/** Write-lock the nodes of `label` whose ids are in `$<id>s`; counts those that exist. */
+/**
+ * Write-lock the nodes of `label` whose ids are in `$<id>s`; counts those that exist. A node
+ * deleted by the writer whose lock this one waited for is locked all the same, and reads with no
+ * properties: it is not counted.
+ */
 const lockByIds = (label: string, v: string, id: string) => `
 UNWIND $${id}s AS ${id}
 MATCH (${v}:${label} {id: ${id}})
 SET ${v}._lock = true
 REMOVE ${v}._lock
+WITH ${v}
+WHERE ${v}.id IS NOT NULL
 RETURN count(${v}) AS locked`;
 /**
  * List orders. The `IS NOT NULL` predicates let the planner read the range index on the sort
@@ -364,7 +375,7 @@ RETURN count(s) AS total`,
 ${nextId('Song')}
 CREATE (s:Song {id: q.value, name: $name, artists: $artists, ccliNumber: $ccliNumber, copyright: $copyright,
                 ${ZERO_USAGE.map((p) => `${p}: 0`).join(', ')}})
-FOREACH (key IN $artistKeys | MERGE (a:Artist {key: key}) MERGE (s)-[:BY]->(a))
+FOREACH (key IN $artistKeys | MERGE (a:Artist {key: key}) ON CREATE SET ${ARTIST_ZEROS} MERGE (s)-[:BY]->(a))
 RETURN ${SONG}`,
   /** Licensing fields: $set<Field> true writes $<field> (null removes the property), false keeps it. */
   updateSong: `
@@ -380,22 +391,12 @@ MATCH (s:Song {id: row.id})
 OPTIONAL MATCH (s)-[old:BY]->(:Artist)
 DELETE old
 WITH DISTINCT s, row.artistKeys AS keys
-FOREACH (key IN keys | MERGE (a:Artist {key: key}) MERGE (s)-[:BY]->(a))
+FOREACH (key IN keys | MERGE (a:Artist {key: key}) ON CREATE SET ${ARTIST_ZEROS} MERGE (s)-[:BY]->(a))
 RETURN count(s) AS songs`,
   deleteSong: `
 MATCH (s:Song {id: $id})
 DETACH DELETE s
 RETURN count(*) AS deleted`,
-  /**
-   * Recompute the usage properties of songs `$ids` (ascending, so the song locks are taken in
-   * order) from their links; the count of songs refreshed. Called in every write transaction that
-   * changes a song's usage, after its writes (see the header).
-   */
-  refreshSongUsage: `
-UNWIND $ids AS songId
-MATCH (s:Song {id: songId})
-${REFRESH_USAGE}
-RETURN count(s) AS refreshed`,
   /**
    * Song pairs (./pairs.ts): add each row's per-type deltas to the pair (songId)->(otherId), made
    * on its first service and removed when no service holds both any more. The caller holds both
@@ -502,11 +503,13 @@ RETURN i, COUNT { (v)<-[:PERFORMED_IN]-() } AS total`,
    * use the composite index for the order (every link carries both), and the ORDER BY names the
    * whole index key: `r.songId` is one value per subquery, so the order is (date, service id), but
    * without it EXPLAIN showed a Top over every link of the song. The type filter stays a Filter
-   * above the ordered seek.
+   * above the ordered seek. The hint keeps it there: performed_in_song_type (song id, type, date)
+   * would seek the types too but then sort every link of the song.
    */
   servicesForSongs: `${byIndex('$ids', 'songId')}
 CALL (songId) {
   MATCH ()-[r:PERFORMED_IN]->(v:Service)
+  USING INDEX r:PERFORMED_IN(songId, date, serviceId)
   WHERE r.songId = songId AND r.date IS NOT NULL AND r.serviceId IS NOT NULL AND r.serviceType IN $serviceTypes
   WITH r, v
   ORDER BY r.songId, r.date, r.serviceId
@@ -522,19 +525,7 @@ ORDER BY i, date, id`,
   servicesForSongsCounts: `${byIndex('$ids', 'songId')}
 MATCH (s:Song {id: songId})
 RETURN i, ${USAGE_TYPES.map(([type, prefix]) => `CASE WHEN '${type}' IN $serviceTypes THEN s.${prefix}Times ELSE 0 END`).join('\n  + ')} AS total`,
-  /**
-   * Write-lock services and songs (Neo4j's explicit-lock idiom: setting a property takes the node's
-   * write lock until commit). Callers pass ids sorted ascending, so every writer locks in one order;
-   * the count says how many exist.
-   */
-  lockServices: lockByIds('Service', 'v', 'serviceId'),
   lockSongs: lockByIds('Song', 's', 'songId'),
-  /** The setlists of locked services as stored: song ids and positions, in setlist order. */
-  linkOrders: `
-UNWIND $serviceIds AS serviceId
-MATCH (s:Song)-[r:PERFORMED_IN]->(:Service {id: serviceId})
-RETURN serviceId, s.id AS songId, r.position AS position
-ORDER BY serviceId, r.position, r.seq`,
   /** Services a song is linked to, ascending: the services a song delete must lock first. */
   servicesOfSong: `
 MATCH (:Song {id: $id})-[:PERFORMED_IN]->(v:Service)
@@ -546,31 +537,6 @@ UNWIND $rows AS row
 MATCH (:Song {id: row.songId})-[r:PERFORMED_IN]->(:Service {id: row.serviceId})
 SET r.position = row.position
 RETURN count(r) AS placed`,
-  /**
-   * New links of one service; `rows` = [{songId, position}], none of them linked yet (the caller
-   * holds the service lock and read the setlist). Takes size($rows) link seqs from the sequence,
-   * in row order, as the last statement of its transaction (see the header).
-   */
-  createLinks: `
-MATCH (v:Service {id: $serviceId})
-MERGE (q:Sequence {name: 'PERFORMED_IN'})
-  ON CREATE SET q.value = 0
-SET q.value = q.value + size($rows)
-WITH v, q.value - size($rows) AS base
-UNWIND range(0, size($rows) - 1) AS i
-WITH v, base + i + 1 AS seq, $rows[i] AS row
-MATCH (s:Song {id: row.songId})
-CREATE (s)-[r:PERFORMED_IN {position: row.position, seq: seq, date: v.date, serviceType: v.serviceType,
-                            songId: s.id, serviceId: v.id}]->(v)
-RETURN count(r) AS created`,
-  unlinkSong: `
-MATCH (:Song {id: $songId})-[r:PERFORMED_IN]->(:Service {id: $serviceId})
-DELETE r
-RETURN count(*) AS removed`,
-  clearSetlist: `
-MATCH (:Song)-[r:PERFORMED_IN]->(:Service {id: $serviceId})
-DELETE r
-RETURN count(*) AS removed`,
 
   // Users
   listUsers: `MATCH (u:User) RETURN ${USER} ORDER BY id`,
@@ -676,34 +642,11 @@ RETURN count(q) AS raised`,
 UNWIND $ids AS songId
 MATCH (:Song {id: songId})-[:BY]->(a:Artist)
 RETURN DISTINCT a.key AS key`,
-  /**
-   * Recompute the totals of the artists of songs `$songIds` and of the artists keyed `$keys` (those
-   * a song left or a deleted song had), locking each in ascending key order, in this one statement:
-   * the last of its transaction (see the header). `artists` counts the keys found, `refreshed` the
-   * artists recomputed; they differ only if an artist node is missing (nodes are never deleted).
-   */
-  refreshArtists: `
-CALL () {
-  UNWIND $songIds AS songId
-  MATCH (:Song {id: songId})-[:BY]->(a:Artist)
-  RETURN a.key AS key
-  UNION
-  UNWIND $keys AS key
-  RETURN key
-}
-WITH key
-ORDER BY key
-OPTIONAL MATCH (a:Artist {key: key})
-CALL (a) {
-  WITH a
-  WHERE a IS NOT NULL
-  ${REFRESH_ARTIST.replace(/\n/g, '\n  ')}
-}
-RETURN count(key) AS artists, count(a) AS refreshed`,
 
   ping: 'RETURN 1 AS ok',
 
   ...PERIOD_CYPHER,
+  ...WRITE_CYPHER,
 } as const;
 
 export type StatementName = keyof typeof CYPHER;
@@ -735,7 +678,6 @@ export const PARAMS = {
   },
   setSongArtists: { rows: { rows: ARTIST_ROW } },
   deleteSong: { id: 'INTEGER' },
-  refreshSongUsage: { ids: 'LIST<INTEGER>' },
   movePairs: { rows: { rows: { songId: 'INTEGER', otherId: 'INTEGER', sunAm: 'INTEGER', sunPm: 'INTEGER', wed: 'INTEGER' } } },
 
   ...perOrder(SERVICE_PAGE, (): ParamDecl => ({ serviceTypes: 'LIST<STRING>', ...PAGE_PARAMS })),
@@ -753,14 +695,9 @@ export const PARAMS = {
   setlistCounts: { ids: 'LIST<INTEGER>' },
   servicesForSongs: { ids: 'LIST<INTEGER>', serviceTypes: 'LIST<STRING>', offset: 'INTEGER', limit: 'INTEGER' },
   servicesForSongsCounts: { ids: 'LIST<INTEGER>', serviceTypes: 'LIST<STRING>' },
-  lockServices: { serviceIds: 'LIST<INTEGER>' },
   lockSongs: { songIds: 'LIST<INTEGER>' },
-  linkOrders: { serviceIds: 'LIST<INTEGER>' },
   servicesOfSong: { id: 'INTEGER' },
   placeLinks: { rows: { rows: { serviceId: 'INTEGER', songId: 'INTEGER', position: 'INTEGER' } } },
-  createLinks: { serviceId: 'INTEGER', rows: { rows: { songId: 'INTEGER', position: 'INTEGER' } } },
-  unlinkSong: { serviceId: 'INTEGER', songId: 'INTEGER' },
-  clearSetlist: { serviceId: 'INTEGER' },
 
   listUsers: {},
   usersByIds: { ids: 'LIST<INTEGER>' },
@@ -804,11 +741,11 @@ export const PARAMS = {
   raiseSequences: { rows: { rows: { name: 'STRING', value: 'INTEGER' } } },
 
   artistKeysOfSongs: { ids: 'LIST<INTEGER>' },
-  refreshArtists: { songIds: 'LIST<INTEGER>', keys: 'LIST<STRING>' },
 
   ping: {},
 
   ...PERIOD_PARAMS,
+  ...WRITE_PARAMS,
 } as const satisfies Record<StatementName, ParamDecl>;
 
 /**

@@ -31,34 +31,37 @@ const DATES_PAGE = 20_000;
 const periodRow = (p: Period) => ({ key: p.key, kind: p.kind, start: toInt(p.start), end: toInt(p.end) });
 
 /**
- * Move the periods by a write's deltas, in its transaction, last (see the lock order in
- * ./statements.ts): rows sorted by period key, one statement (a write touching more than
- * PERIOD_BATCH periods, such as a large import, sends them in key-ordered slices; a period's
- * row does not depend on the others').
+ * The movePeriods parameters of a write's deltas, to be sent last in its transaction (see the
+ * lock order in ./write-plan.ts): rows sorted by period key, one statement (a write touching more
+ * than PERIOD_BATCH periods, such as a large import, sends them in key-ordered slices; a period's
+ * row does not depend on the others'). Each with the count of rows it must move.
  */
-export async function movePeriods(tx: Tx, effects: WriteEffects, zone: string): Promise<void> {
+export function periodSteps(effects: WriteEffects, zone: string): { params: Record<string, unknown>; rows: number }[] {
   const { rows, serviceIds } = periodDeltas(effects, zone);
-  for (let i = 0; i < rows.length; i += PERIOD_BATCH) await moveSlice(tx, rows.slice(i, i + PERIOD_BATCH), serviceIds, zone);
+  const out: { params: Record<string, unknown>; rows: number }[] = [];
+  for (let i = 0; i < rows.length; i += PERIOD_BATCH) {
+    const slice = rows.slice(i, i + PERIOD_BATCH);
+    out.push({ params: movePeriodsParams(slice, serviceIds, zone), rows: slice.length });
+  }
+  return out;
 }
 
-async function moveSlice(tx: Tx, rows: PeriodDelta[], serviceIds: number[], zone: string) {
-  await expectCount(tx, 'movePeriods', 'moved', rows.length, {
-    zone,
-    serviceIds: serviceIds.map(toInt),
-    rows: rows.map((r) => ({
-      ...periodRow(r),
-      sunAmServices: toInt(r.services[0]),
-      sunPmServices: toInt(r.services[1]),
-      wedServices: toInt(r.services[2]),
-      sunAmLinks: toInt(r.links[0]),
-      sunPmLinks: toInt(r.links[1]),
-      wedLinks: toInt(r.links[2]),
-      songIds: r.songIds.map(toInt),
-      beforeBits: r.beforeBits.map(toInt),
-      afterBits: r.afterBits.map(toInt),
-    })),
-  });
-}
+const movePeriodsParams = (rows: PeriodDelta[], serviceIds: number[], zone: string) => ({
+  zone,
+  serviceIds: serviceIds.map(toInt),
+  rows: rows.map((r) => ({
+    ...periodRow(r),
+    sunAmServices: toInt(r.services[0]),
+    sunPmServices: toInt(r.services[1]),
+    wedServices: toInt(r.services[2]),
+    sunAmLinks: toInt(r.links[0]),
+    sunPmLinks: toInt(r.links[1]),
+    wedLinks: toInt(r.links[2]),
+    songIds: r.songIds.map(toInt),
+    beforeBits: r.beforeBits.map(toInt),
+    afterBits: r.afterBits.map(toInt),
+  })),
+});
 
 /** Recompute these periods from scratch in `tx` (creating those missing), in key order, batched. */
 export async function recomputePeriods(tx: Tx, periods: readonly Period[], zone: string): Promise<void> {

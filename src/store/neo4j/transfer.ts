@@ -1,0 +1,172 @@
+import type { ManagedTransaction } from 'neo4j-driver';
+import { artistKey } from '../../domain/artists';
+import { usernameKey } from '../keys';
+import { CatalogueError, checkSetlist } from '../catalogue';
+import { licensingBySong, licensingOf, sequenceFloor, snapshotCounts } from '../snapshot';
+import type { CatalogueBatch, ImportedCatalogue, ServiceRecord, Snapshot, SnapshotCounts, SongInput, SongRecord } from '../types';
+import { maintain, moveArtists, SLICE } from './aggregates';
+import type { SetlistState, SetlistTransition } from './maintained';
+import type { SetlistDeps } from './setlists';
+import { artistsIn, artistsOut } from './usage';
+import { toInt, toService, toSong } from './values';
+import { WritePlan, wrote, type LockedService } from './write-plan';
+
+/**
+ * Moving records in bulk: a snapshot (`npm run migrate`, in parts) and a catalogue batch
+ * (`npm run import`). Each runs in one transaction and moves the maintained aggregates once, by
+ * what it changed (./aggregates.ts): its cost follows what it brings, not what the store holds.
+ * Rows go in slices of SLICE per statement (large UNWIND batches, no unbounded parameter list).
+ */
+
+type Tx = Pick<ManagedTransaction, 'run'>;
+
+function* slices<T>(items: readonly T[]): Generator<T[]> {
+  for (let i = 0; i < items.length; i += SLICE) yield items.slice(i, i + SLICE);
+}
+
+/** Sorted so that concurrent writers MERGE shared Artist nodes in one order. */
+export const distinctKeys = (artists: readonly string[]) => [...new Set(artists.map(artistKey))].sort();
+
+/** createSong's parameters: licensing details absent are null. */
+export const createSongParams = (input: SongInput) => ({
+  name: input.name,
+  artists: input.artists,
+  artistKeys: distinctKeys(input.artists),
+  ccliNumber: input.ccliNumber ?? null,
+  copyright: input.copyright ?? null,
+});
+
+const SEQUENCE_NAMES = { song: 'Song', service: 'Service', user: 'User', link: 'PERFORMED_IN' } as const;
+export { SEQUENCE_NAMES };
+
+const unordered = () => new WritePlan({ ordered: false });
+
+const stateOf = (v: LockedService): SetlistState => ({ songIds: v.songIds, serviceType: v.serviceType, date: v.date });
+
+/** Lock and read services in slices (a plan of its own per slice: imports run with writers stopped). */
+async function readServices(tx: Tx, ids: readonly number[]): Promise<Map<number, LockedService>> {
+  const out = new Map<number, LockedService>();
+  for (const part of slices(ids)) for (const [id, v] of await unordered().lockSetlists(tx, part)) out.set(id, v);
+  return out;
+}
+
+/**
+ * Upsert a snapshot by id (./types.ts Store.importSnapshot), its caller's one transaction. The
+ * aggregates: songs the snapshot brings leave their artists with their usage before they change
+ * and join them after; the services it brings change from the setlist the target held (none for
+ * a new one) to the one they hold after (MERGE keeps the target's links beside the imported
+ * ones), which moves usage, pairs and periods; the artists' spellings are worked out again.
+ * Imports are meant to run with writers stopped: their locks are not taken in the writers' order,
+ * and a deadlock with a writer is retried by the driver.
+ */
+export async function importSnapshot(tx: Tx, deps: SetlistDeps, snapshot: Snapshot): Promise<SnapshotCounts> {
+  const floor = sequenceFloor(snapshot);
+  const licensing = licensingBySong(snapshot);
+  const songIds = snapshot.songs.map((s) => s.id);
+  const serviceIds = snapshot.services.map((v) => v.id);
+  const steps = unordered();
+  // What the target holds before: the services' setlists, the songs' artists (with their usage).
+  const before = await readServices(tx, serviceIds);
+  for (const part of slices(songIds)) moveArtists(steps, artistsOut(part));
+  const keys = new Set<string>();
+  for (const part of slices(songIds)) steps.step('artistKeysOfSongs', { ids: part.map(toInt) });
+  for (const rows of await steps.send(tx)) for (const r of rows) if (r.has('key')) keys.add(r.get('key') as string);
+
+  for (const part of slices(snapshot.songs)) {
+    steps.step('importSongs', {
+      rows: part.map((s) => ({ id: toInt(s.id), name: s.name, artists: s.artists, ...licensingOf(licensing, s.id) })),
+    }, wrote('importSongs', 'written', part.length));
+    steps.step('setSongArtists', { rows: part.map((s) => ({ id: toInt(s.id), artistKeys: distinctKeys(s.artists) })) }, wrote('setSongArtists', 'songs', part.length));
+    for (const s of part) for (const k of distinctKeys(s.artists)) keys.add(k);
+  }
+  for (const part of slices(snapshot.services)) {
+    steps.step('importServices', {
+      rows: part.map((v) => ({ id: toInt(v.id), date: toInt(v.date), serviceType: v.serviceType })),
+    }, wrote('importServices', 'written', part.length));
+  }
+  for (const part of slices(snapshot.users)) {
+    steps.step('importUsers', {
+      rows: part.map((u) => ({
+        id: toInt(u.id),
+        username: u.username,
+        usernameKey: usernameKey(u.username),
+        passwordHash: u.passwordHash,
+        role: u.role,
+        tokenVersion: toInt(u.tokenVersion),
+      })),
+    }, wrote('importUsers', 'written', part.length));
+  }
+  for (const part of slices(snapshot.links)) {
+    steps.step('importLinks', {
+      rows: part.map((l) => ({ serviceId: toInt(l.serviceId), songId: toInt(l.songId), position: toInt(l.position), seq: toInt(l.seq) })),
+    }, wrote('importLinks', 'written', part.length));
+  }
+  const kinds = Object.keys(SEQUENCE_NAMES) as (keyof typeof SEQUENCE_NAMES)[];
+  steps.step('raiseSequences', {
+    rows: kinds.map((k) => ({ name: SEQUENCE_NAMES[k], value: toInt(floor[k]) })),
+  }, wrote('raiseSequences', 'raised', kinds.length));
+  await steps.send(tx);
+  // A block of link seqs this process holds may lie below the seqs the snapshot brought.
+  deps.seqs.discard();
+
+  // The services' setlists after the import, as stored.
+  const after = await readServices(tx, serviceIds);
+  const transitions: SetlistTransition[] = serviceIds.map((id) => ({
+    serviceId: id,
+    before: before.has(id) ? stateOf(before.get(id)!) : null,
+    after: stateOf(after.get(id)!),
+  }));
+  const plan = unordered();
+  maintain(plan, { effects: { transitions }, zone: deps.zone, artists: artistsIn(songIds) });
+  const all = [...keys].sort();
+  for (const part of slices(all)) plan.step('refreshSpellings', { keys: part }, wrote('refreshSpellings', 'refreshed', part.length));
+  await plan.send(tx);
+  return snapshotCounts(snapshot);
+}
+
+/**
+ * Create a catalogue batch (./types.ts Store.importCatalogue) in the caller's one transaction:
+ * the services first (the Service sequence), then the songs its setlists name are locked
+ * (ascending: a missing one fails the batch), then the new songs (the Song sequence, their
+ * artists); then the links with reserved seqs and the aggregates, as any setlist write.
+ */
+export async function importCatalogue(tx: Tx, deps: SetlistDeps, batch: CatalogueBatch): Promise<ImportedCatalogue> {
+  for (const { songIds } of batch.services) checkSetlist(songIds);
+  const plan = new WritePlan();
+  for (const { service } of batch.services) {
+    plan.locking('services', 'createService', { date: toInt(service.date), serviceType: service.serviceType });
+  }
+  plan.lockSongs(
+    batch.services.flatMap((v) => v.songIds),
+    new CatalogueError('a setlist names a song that does not exist'),
+  );
+  const keys = new Set<string>();
+  for (const input of batch.songs) {
+    const params = createSongParams(input);
+    for (const k of params.artistKeys) keys.add(k);
+    plan.locking('artists', 'createSong', params);
+  }
+  const rows = await plan.send(tx);
+  const services: ServiceRecord[] = rows.slice(0, batch.services.length).map((r) => toService(r[0]));
+  const songs: SongRecord[] = rows.slice(rows.length - batch.songs.length).map((r) => toSong(r[0]));
+
+  const transitions: SetlistTransition[] = [];
+  const seqs = await deps.seqs.take(batch.services.reduce((n, v) => n + v.songIds.length, 0));
+  let next = 0;
+  batch.services.forEach(({ songIds }, i) => {
+    const v = services[i];
+    transitions.push({ serviceId: v.id, before: null, after: { songIds, serviceType: v.serviceType, date: v.date } });
+    if (songIds.length === 0) return;
+    plan.onSongs(songIds, 'writeLinks', {
+      serviceId: toInt(v.id),
+      removed: [],
+      placed: [],
+      created: songIds.map((songId, k) => ({ songId: toInt(songId), position: toInt(k + 1), seq: toInt(seqs[next++]) })),
+    }, wrote('writeLinks', 'created', songIds.length));
+  });
+  const all = [...keys].sort();
+  if (all.length > 0) plan.locking('artists', 'refreshSpellings', { keys: all }, wrote('refreshSpellings', 'refreshed', all.length));
+  maintain(plan, { effects: { transitions }, zone: deps.zone });
+  await plan.send(tx);
+  return { songs, services };
+}
