@@ -183,14 +183,22 @@ export interface ImportedCatalogue {
 }
 
 /**
- * The storage contract. Both adapters (SQLite, Neo4j) implement it and pass the same contract
- * suite (test/store.contract.test.ts). Lists come back in the order the API promises.
- * Batch reads (`*ByIds`, `*For*`) take many keys and answer in one round trip: DataLoader uses
- * them so a request costs a constant number of store calls.
+ * The storage contract, in three parts: the records (`RecordStore`), the analytics over them
+ * (`AnalyticsStore`, ./analytics-types.ts) and moving them in bulk (`TransferStore`). Both
+ * adapters (SQLite, Neo4j) implement all three and pass the same contract suites
+ * (test/store.contract.test.ts, test/analytics.contract.test.ts). Lists come back in the order the
+ * API promises. Batch reads (`*ByIds`, `*For*`) take many keys and answer in one round trip:
+ * DataLoader uses them so a request costs a constant number of store calls.
  */
-export interface Store extends AnalyticsStore {
+export interface Store extends RecordStore, AnalyticsStore, TransferStore {
   readonly kind: 'sqlite' | 'neo4j';
+  /** Resolves when the store answers; rejects otherwise. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
 
+/** Songs, services, their PERFORMED_IN links and users: what the API reads and writes one by one. */
+export interface RecordStore {
   // Songs
   /** One page of the songs, searched and sorted; `totalCount` counts every match. */
   listSongs(query: SongQuery, page: Page): Promise<Paged<SongRecord>>;
@@ -252,8 +260,10 @@ export interface Store extends AnalyticsStore {
    */
   updateUser(id: number, patch: UserPatch): Promise<UserRecord | null | 'conflict' | 'last-admin'>;
   deleteUser(id: number): Promise<boolean | 'last-admin'>;
+}
 
-  // Moving between stores
+/** Moving records in bulk: between stores (src/cli/migrate.ts) and from files (src/cli/import.ts). */
+export interface TransferStore {
   /**
    * A copy of every record and link, read in one transaction. Where the database cannot promise a
    * point-in-time read under concurrent writes (Neo4j is read-committed), a torn copy is refused.
@@ -266,12 +276,6 @@ export interface Store extends AnalyticsStore {
    * a song or service it does not contain) before writing anything.
    */
   importSnapshot(snapshot: Snapshot): Promise<SnapshotCounts>;
-
-  /** Resolves when the store answers; rejects otherwise. */
-  ping(): Promise<void>;
-  close(): Promise<void>;
-
-  // Importing a catalogue
   /**
    * Create the batch's songs, then its services with their setlists, in ONE transaction: all of
    * it or, on any failure (a setlist naming a missing song: CatalogueError), none of it.

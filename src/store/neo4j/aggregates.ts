@@ -2,7 +2,6 @@ import type { WriteEffects } from './maintained';
 import { pairDeltas } from './pairs';
 import { periodSteps } from './timeline';
 import { artistDeltas, usageDeltas, type ArtistRow, type UsageRow } from './usage';
-import { toInt } from './values';
 import { wrote, type WritePlan } from './write-plan';
 
 /**
@@ -44,7 +43,7 @@ export function moveUsage(plan: WritePlan, effects: WriteEffects): UsageRow[] {
     plan.onSongs(
       part.map((r) => r.id),
       'moveUsage',
-      { rows: part.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, v === null ? null : toInt(v)]))) },
+      { rows: part.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, v === null ? null : v]))) },
       wrote('moveUsage', 'moved', part.length),
     );
   }
@@ -59,11 +58,11 @@ export function movePairs(plan: WritePlan, effects: WriteEffects): WritePlan {
       'movePairs',
       {
         rows: part.map((r) => ({
-          songId: toInt(r.songId),
-          otherId: toInt(r.otherId),
-          sunAm: toInt(r.sunAm),
-          sunPm: toInt(r.sunPm),
-          wed: toInt(r.wed),
+          songId: r.songId,
+          otherId: r.otherId,
+          sunAm: r.sunAm,
+          sunPm: r.sunPm,
+          wed: r.wed,
         })),
       },
       wrote('movePairs', 'moved', part.length),
@@ -86,7 +85,7 @@ export function movePeriods(plan: WritePlan, effects: WriteEffects, zone: string
 export function moveArtists(plan: WritePlan, rows: readonly ArtistRow[]): WritePlan {
   for (const part of slices(rows)) {
     plan.locking('artists', 'moveArtists', {
-      rows: part.map((r) => ({ id: toInt(r.id), sunAm: toInt(r.sunAm), sunPm: toInt(r.sunPm), wed: toInt(r.wed), was: r.was, is: r.is })),
+      rows: part.map((r) => ({ id: r.id, sunAm: r.sunAm, sunPm: r.sunPm, wed: r.wed, was: r.was, is: r.is })),
     });
   }
   return plan;

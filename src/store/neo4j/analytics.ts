@@ -11,7 +11,7 @@ import {
 } from './analytics-statements';
 import { periodAt, typeBit } from './periods';
 import { USAGE_TYPES } from './statements';
-import { checkParams, fromInt, toInt, toLicensing, toSong } from './values';
+import { encodeParams, fromInt, toLicensing, toSong } from './values';
 
 type Tx = Pick<ManagedTransaction, 'run'>;
 export type Reader = <T>(work: (tx: Tx) => Promise<T>) => Promise<T>;
@@ -33,7 +33,7 @@ const columns = (r: Neo4jRecord): UsageColumns => ({
 
 const windowParams = (w: AnalyticsWindow) => {
   const { from, to } = boundsOf(w);
-  return { from: toInt(from), to: toInt(to), serviceTypes: [...w.serviceTypes] };
+  return { from: from, to: to, serviceTypes: [...w.serviceTypes] };
 };
 
 /** No bounds: the maintained per-song usage answers, and no link is read (./analytics-statements.ts). */
@@ -51,14 +51,14 @@ export class Neo4jAnalytics implements AnalyticsStore {
   ) {}
 
   private run(name: AnalyticsStatementName, params: Record<string, unknown>): Promise<Neo4jRecord[]> {
-    checkParams(name, ANALYTICS_PARAMS[name], params);
-    return this.read(async (tx) => (await tx.run(ANALYTICS_CYPHER[name], params)).records);
+    const encoded = encodeParams(name, ANALYTICS_PARAMS[name], params);
+    return this.read(async (tx) => (await tx.run(ANALYTICS_CYPHER[name], encoded)).records);
   }
 
   /** Every row carries the full count; a page past the end has none, so ask for the first row. */
   private async total(name: AnalyticsStatementName, params: Record<string, unknown>, rows: Neo4jRecord[]) {
     if (rows.length || fromInt(params.offset, 'offset') === 0) return total(rows);
-    return total(await this.run(name, { ...params, offset: toInt(0), limit: toInt(1) }));
+    return total(await this.run(name, { ...params, offset: 0, limit: 1 }));
   }
 
   /**
@@ -70,11 +70,11 @@ export class Neo4jAnalytics implements AnalyticsStore {
     const first = q.firstIn ? boundsOf(q.firstIn) : null;
     const params = {
       includeUnsung: q.includeUnsung,
-      lastBefore: q.lastBefore === undefined ? null : toInt(q.lastBefore),
-      firstFrom: first ? toInt(first.from) : null,
-      firstTo: first ? toInt(first.to) : null,
-      offset: toInt(q.offset ?? 0),
-      limit: toInt(q.limit ?? NO_LIMIT),
+      lastBefore: q.lastBefore === undefined ? null : q.lastBefore,
+      firstFrom: first ? first.from : null,
+      firstTo: first ? first.to : null,
+      offset: q.offset ?? 0,
+      limit: q.limit ?? NO_LIMIT,
     };
     if (!isAllTime(q.window)) return ['songUsage', { ...windowParams(q.window), ...params, sort: q.sort }];
     if (isAllTypes(q.window) && q.sort in SONG_USAGE_ALL_TYPES) return [SONG_USAGE_ALL_TYPES[q.sort as AllTypesOrder], params];
@@ -92,7 +92,7 @@ export class Neo4jAnalytics implements AnalyticsStore {
 
   async usageOfSongs(songIds: readonly number[], window: AnalyticsWindow) {
     if (songIds.length === 0) return [];
-    const ids = songIds.map(toInt);
+    const ids = songIds;
     const rows = isAllTime(window)
       ? await this.run('usageOfSongsAllTime', { serviceTypes: [...window.serviceTypes], ids })
       : await this.run('usageOfSongs', { ...windowParams(window), ids });
@@ -100,7 +100,7 @@ export class Neo4jAnalytics implements AnalyticsStore {
   }
 
   async songsSungWith(songId: number, window: AnalyticsWindow, limit: number) {
-    const common = { songId: toInt(songId), limit: toInt(limit) };
+    const common = { songId: songId, limit: limit };
     const rows = !isAllTime(window)
       ? await this.run('songsSungWith', { ...windowParams(window), ...common })
       : isAllTypes(window)
@@ -125,15 +125,15 @@ export class Neo4jAnalytics implements AnalyticsStore {
     const { from, to } = boundsOf(window);
     const rows = await this.run('usageTimeline', {
       buckets: buckets.map((b) => ({
-        startMs: toInt(b.start),
-        endMs: toInt(b.end),
+        startMs: b.start,
+        endMs: b.end,
         // Whether the bucket, cut to the window, is a maintained period (the store's zone).
         period: periodAt(Math.max(b.start, from), Math.min(b.end, to), this.zone) !== null,
       })),
       ...params,
-      songId: songId === null ? null : toInt(songId),
+      songId: songId === null ? null : songId,
       zone: this.zone,
-      mask: toInt(window.serviceTypes.reduce((m, t) => m | typeBit(t), 0)),
+      mask: window.serviceTypes.reduce((m, t) => m | typeBit(t), 0),
     });
     return rows.map((r) => ({
       start: fromInt(r.get('start'), 'bucket start'),
@@ -145,10 +145,10 @@ export class Neo4jAnalytics implements AnalyticsStore {
 
   async songsSungOften(q: SungOftenQuery) {
     const [row] = await this.run('songsSungOften', {
-      to: toInt(boundsOf({ from: null, to: q.to }).to),
+      to: boundsOf({ from: null, to: q.to }).to,
       serviceTypes: [...q.serviceTypes],
-      lastServices: toInt(q.lastServices),
-      moreThanPercent: toInt(q.moreThanPercent),
+      lastServices: q.lastServices,
+      moreThanPercent: q.moreThanPercent,
     });
     const songs = row.get('songs') as [unknown, string, string[] | null, unknown, unknown][];
     return sungOften(
@@ -166,7 +166,7 @@ export class Neo4jAnalytics implements AnalyticsStore {
   }
 
   async artistUsage(window: AnalyticsWindow, page: { limit?: number; offset?: number }) {
-    const paging = { offset: toInt(page.offset ?? 0), limit: toInt(page.limit ?? NO_LIMIT) };
+    const paging = { offset: page.offset ?? 0, limit: page.limit ?? NO_LIMIT };
     const [name, params]: [AnalyticsStatementName, Record<string, unknown>] = !isAllTime(window)
       ? ['artistUsage', { ...windowParams(window), ...paging }]
       : isAllTypes(window)

@@ -1,5 +1,5 @@
 import { MASKS, PERIOD_TYPES } from './periods';
-import type { ParamDecl } from './statements';
+import type { Statement } from './statements';
 
 /**
  * The statements of the maintained timeline periods (./periods.ts; part of CYPHER, see the
@@ -48,7 +48,9 @@ const RECORD_ZONE = `CALL () {
     ON CREATE SET created.zone = $zone
 }`;
 
-export const PERIOD_CYPHER = {
+const PERIOD_ROW = { key: 'STRING', kind: 'STRING', start: 'INTEGER', end: 'INTEGER' } as const;
+
+export const PERIOD_STATEMENTS = {
   /**
    * Apply a write's period deltas (./periods.ts periodDeltas); `rows` sorted by key, so the
    * Period locks (the MERGE, then the SET) are taken in one order. Per song of a row, `others`
@@ -58,7 +60,21 @@ export const PERIOD_CYPHER = {
    * and after the write, so the counts read here are not the ones being changed. The count of
    * periods moved.
    */
-  movePeriods: `
+  movePeriods: {
+    params: {
+      zone: 'STRING',
+      serviceIds: 'LIST<INTEGER>',
+      rows: {
+        rows: {
+          ...PERIOD_ROW,
+          ...Object.fromEntries([...SERVICES, ...LINKS].map((c) => [c, 'INTEGER' as const])),
+          songIds: 'LIST<INTEGER>',
+          beforeBits: 'LIST<INTEGER>',
+          afterBits: 'LIST<INTEGER>',
+        },
+      },
+    },
+    cypher: `
 ${RECORD_ZONE}
 UNWIND $rows AS row
 ${MERGE_PERIOD}
@@ -79,13 +95,15 @@ CALL (row) {
 SET ${[...SERVICES, ...LINKS].map((c) => `p.${c} = p.${c} + row.${c}`).join(', ')},
     ${MASKS.map((m) => `p.songs${m} = p.songs${m} + d${m}`).join(', ')}
 RETURN count(p) AS moved`,
-
+  },
   /**
    * Recompute periods from scratch (creating those missing), locked before they are read:
    * services per type through the service_date index, links per type and distinct songs per
    * mask through performed_in_date. Serves the snapshot import and the rebuild (./timeline.ts).
    */
-  recomputePeriods: `
+  recomputePeriods: {
+    params: { zone: 'STRING', rows: { rows: PERIOD_ROW } },
+    cypher: `
 ${RECORD_ZONE}
 UNWIND $rows AS row
 ${MERGE_PERIOD}
@@ -110,67 +128,58 @@ CALL (p) {
 }
 SET ${PERIOD_COUNTS.map((c) => `p.${c} = ${c}`).join(', ')}
 RETURN count(p) AS recomputed`,
-
+  },
   /** Create the periods missing (zeros; recomputed later by the rebuild); existing ones are untouched. */
-  ensurePeriods: `
+  ensurePeriods: {
+    params: { rows: { rows: PERIOD_ROW } },
+    cypher: `
 UNWIND $rows AS row
 ${MERGE_PERIOD}
 RETURN count(p) AS ensured`,
-
+  },
   /** Service dates after $after, ascending, through the service_date index (the rebuild's walk). */
-  serviceDatesAfter: `
+  serviceDatesAfter: {
+    params: { after: 'INTEGER', limit: 'INTEGER' },
+    cypher: `
 MATCH (v:Service)
 WHERE v.date > $after
 RETURN v.date AS date
 ORDER BY date
 LIMIT $limit`,
-
+  },
   /** Periods after key $after, in key order (the period_key index). */
-  periodsAfter: `
+  periodsAfter: {
+    params: { after: 'STRING', limit: 'INTEGER' },
+    cypher: `
 MATCH (p:Period)
 WHERE p.key > $after
 RETURN p.key AS key, p.kind AS kind, p.start AS start, p.end AS end
 ORDER BY key
 LIMIT $limit`,
-
-  deletePeriods: `
+  },
+  deletePeriods: {
+    params: { keys: 'LIST<STRING>' },
+    cypher: `
 UNWIND $keys AS key
 MATCH (p:Period {key: key})
 DELETE p
 RETURN count(*) AS deleted`,
-
+  },
   /** The zone the periods are kept in: null while (re)built; no row's zone when never recorded. */
-  timelineZone: `
+  timelineZone: {
+    params: {},
+    cypher: `
 OPTIONAL MATCH (z:TimelineZone {name: 'timeline'})
 RETURN z IS NOT NULL AS recorded, z.zone AS zone`,
-
-  setTimelineZone: `
+  },
+  setTimelineZone: {
+    params: { zone: 'STRING?' },
+    cypher: `
 MERGE (z:TimelineZone {name: 'timeline'})
 SET z.zone = $zone
 RETURN count(z) AS recorded`,
-} as const;
-
-const PERIOD_ROW = { key: 'STRING', kind: 'STRING', start: 'INTEGER', end: 'INTEGER' } as const;
-
-export const PERIOD_PARAMS = {
-  movePeriods: {
-    zone: 'STRING',
-    serviceIds: 'LIST<INTEGER>',
-    rows: {
-      rows: {
-        ...PERIOD_ROW,
-        ...Object.fromEntries([...SERVICES, ...LINKS].map((c) => [c, 'INTEGER' as const])),
-        songIds: 'LIST<INTEGER>',
-        beforeBits: 'LIST<INTEGER>',
-        afterBits: 'LIST<INTEGER>',
-      },
-    },
   },
-  recomputePeriods: { zone: 'STRING', rows: { rows: PERIOD_ROW } },
-  ensurePeriods: { rows: { rows: PERIOD_ROW } },
-  serviceDatesAfter: { after: 'INTEGER', limit: 'INTEGER' },
-  periodsAfter: { after: 'STRING', limit: 'INTEGER' },
-  deletePeriods: { keys: 'LIST<STRING>' },
-  timelineZone: {},
-  setTimelineZone: { zone: 'STRING?' },
-} as const satisfies Record<keyof typeof PERIOD_CYPHER, ParamDecl>;
+} as const satisfies Record<string, Statement>;
+
+
+

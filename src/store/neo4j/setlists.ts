@@ -5,8 +5,8 @@ import { maintain, moveArtists, movePairs, movePeriods, moveUsage } from './aggr
 import type { SetlistState, SetlistTransition } from './maintained';
 import type { LinkSeqs } from './link-seqs';
 import { artistDeltas, artistsOut } from './usage';
-import { CYPHER, PARAMS, type StatementName } from './statements';
-import { checkParams, fromInt, toInt, toService } from './values';
+import { run } from './run';
+import { fromInt, toService } from './values';
 import { WritePlan, wrote, type LockedService } from './write-plan';
 
 /**
@@ -48,10 +48,10 @@ async function writeSetlist(plan: WritePlan, v: LockedService, order: readonly n
   if (removed.length + placed.length + created.length === 0) return;
   const seqs = await deps.seqs.take(created.length);
   plan.onSongs([...removed, ...order], 'writeLinks', {
-    serviceId: toInt(v.id),
-    removed: removed.map(toInt),
-    placed: placed.map((p) => ({ songId: toInt(p.songId), position: toInt(p.position) })),
-    created: created.map((p, i) => ({ songId: toInt(p.songId), position: toInt(p.position), seq: toInt(seqs[i]) })),
+    serviceId: v.id,
+    removed: removed,
+    placed: placed.map((p) => ({ songId: p.songId, position: p.position })),
+    created: created.map((p, i) => ({ songId: p.songId, position: p.position, seq: seqs[i] })),
   }, (rows) => {
     wrote('writeLinks', 'removed', removed.length, ...(notLinked === undefined ? [] : [notLinked]))(rows);
     wrote('writeLinks', 'placed', placed.length)(rows);
@@ -113,7 +113,7 @@ export function replaceSetlist(tx: Tx, deps: SetlistDeps, serviceId: number, son
  * alone.
  */
 export async function createService(tx: Tx, deps: SetlistDeps, input: { date: number; serviceType: string }): Promise<ServiceRecord> {
-  const plan = new WritePlan().locking('services', 'createService', { date: toInt(input.date), serviceType: input.serviceType });
+  const plan = new WritePlan().locking('services', 'createService', { date: input.date, serviceType: input.serviceType });
   movePeriods(plan, { transitions: [{ serviceId: 0, before: null, after: { songIds: [], ...input } }] }, deps.zone);
   const [rows] = await plan.send(tx);
   return toService(rows[0]);
@@ -127,7 +127,7 @@ export async function updateService(tx: Tx, deps: SetlistDeps, id: number, patch
   // Its songs' links take the new date and type (the statement's copy to the links).
   plan.lockSongs(v.songIds, new Error(`updateService: a song of service ${id} went away under its lock`));
   let updated: Neo4jRecord | undefined;
-  plan.onSongs(v.songIds, 'updateService', { id: toInt(id), date: orNull(patch.date), serviceType: patch.serviceType ?? null }, (rows) => {
+  plan.onSongs(v.songIds, 'updateService', { id: id, date: orNull(patch.date), serviceType: patch.serviceType ?? null }, (rows) => {
     if (rows.length !== 1) throw new Error(`updateService wrote ${rows.length} services where 1 was meant; rolled back`);
     updated = rows[0];
   });
@@ -138,20 +138,14 @@ export async function updateService(tx: Tx, deps: SetlistDeps, id: number, patch
   return toService(updated!);
 }
 
-/** Parameters checked against their statement's declaration. */
-function checked(name: StatementName, params: Record<string, unknown>) {
-  checkParams(name, PARAMS[name], params);
-  return params;
-}
-
-const orNull = (n: number | undefined) => (n === undefined ? null : toInt(n));
+const orNull = (n: number | undefined) => (n === undefined ? null : n);
 
 export async function deleteService(tx: Tx, deps: SetlistDeps, id: number): Promise<boolean> {
   const plan = new WritePlan();
   const v = (await plan.lockSetlists(tx, [id])).get(id);
   if (!v) return false;
   plan.lockSongs(v.songIds, new Error(`deleteService: a song of service ${id} went away under its lock`));
-  plan.onSongs(v.songIds, 'deleteService', { id: toInt(id) }, wrote('deleteService', 'deleted', 1, false));
+  plan.onSongs(v.songIds, 'deleteService', { id: id }, wrote('deleteService', 'deleted', 1, false));
   maintain(plan, { effects: { transitions: [{ serviceId: id, before: stateOf(v), after: null }] }, zone: deps.zone });
   await plan.send(tx);
   return true;
@@ -172,8 +166,8 @@ export async function deleteSong(tx: Tx, deps: SetlistDeps, id: number): Promise
   const keysOf = (rows: Neo4jRecord[]) => rows.map((r) => r.get('key') as string).sort();
   // Read without locks: checked again under the song's lock below.
   const [first, keys] = await Promise.all([
-    tx.run(CYPHER.servicesOfSong, checked('servicesOfSong', { id: toInt(id) })).then((r) => servicesOf(r.records)),
-    tx.run(CYPHER.artistKeysOfSongs, checked('artistKeysOfSongs', { ids: [toInt(id)] })).then((r) => keysOf(r.records)),
+    run(tx, 'servicesOfSong', { id }).then(servicesOf),
+    run(tx, 'artistKeysOfSongs', { ids: [id] }).then(keysOf),
   ]);
   const plan = new WritePlan();
   const services = [...(await plan.lockSetlists(tx, first)).values()];
@@ -186,23 +180,23 @@ export async function deleteSong(tx: Tx, deps: SetlistDeps, id: number): Promise
   // The song and every song of its setlists: their usage (ends) and pairs may move.
   plan.lockSongs([id, ...others], false);
   // Its services again, under its lock: one more than read first sends the transaction round again.
-  plan.onSongs([id], 'servicesOfSong', { id: toInt(id) }, (rows) => {
+  plan.onSongs([id], 'servicesOfSong', { id: id }, (rows) => {
     if (servicesOf(rows).join() !== services.map((v) => v.id).join()) throw new RunAgain(`song ${id} was linked beside its delete`);
   });
-  plan.onSongs([id], 'artistKeysOfSongs', { ids: [toInt(id)] }, (rows) => {
+  plan.onSongs([id], 'artistKeysOfSongs', { ids: [id] }, (rows) => {
     if (keysOf(rows).join('\n') !== keys.join('\n')) throw new RunAgain(`song ${id}'s artists changed beside its delete`);
   });
   const effects = { transitions, deletedSongs: [id] };
   const usage = moveUsage(plan, effects);
   moveArtists(plan, [...artistsOut([id]), ...artistDeltas(usage)]);
-  plan.locking('artists', 'deleteSong', { id: toInt(id) }, wrote('deleteSong', 'deleted', 1, false));
+  plan.locking('artists', 'deleteSong', { id: id }, wrote('deleteSong', 'deleted', 1, false));
   // Its entries no longer count for its artists' spelling.
   plan.locking('artists', 'refreshSpellings', { keys }, wrote('refreshSpellings', 'refreshed', keys.length));
   const rows = services.flatMap((v) =>
     placesToWrite(
       placedOf(v).filter((p) => p.songId !== id),
       v.songIds.filter((s) => s !== id),
-    ).map((p) => ({ serviceId: toInt(v.id), songId: toInt(p.songId), position: toInt(p.position) })),
+    ).map((p) => ({ serviceId: v.id, songId: p.songId, position: p.position })),
   );
   if (rows.length > 0) plan.onSongs(others, 'placeLinks', { rows }, wrote('placeLinks', 'placed', rows.length));
   movePairs(plan, effects);

@@ -98,14 +98,15 @@
  * Every write statement returns what it wrote (a row, or a count), and Neo4jStore checks it
  * against what it meant to write, rolling the transaction back when they differ.
  *
- * Integers: every INTEGER parameter must be a neo4j Integer (neo4j.int). A JS number is sent as a
- * FLOAT and would be stored as one; `checkParams` in ./values.ts refuses it at run time, and
+ * Integers: every INTEGER parameter reaches Neo4j as a neo4j Integer: a JS number is sent as a
+ * FLOAT and would be stored as one. Callers pass numbers; `encodeParams` in ./values.ts converts
+ * them by the declaration, the one place that does, and refuses anything else at run time;
  * scripts/lint-cypher.ts lints each statement with exactly the parameters declared here.
  */
 
 import { perOrder, SERVICE_AFTER, SERVICE_PAGE, SONG_AFTER, SONG_PAGE } from '../list-statements';
-import { PERIOD_CYPHER, PERIOD_PARAMS, PERIOD_PROPERTIES } from './period-statements';
-import { WRITE_CYPHER, WRITE_PARAMS } from './write-statements';
+import { PERIOD_PROPERTIES, PERIOD_STATEMENTS } from './period-statements';
+import { WRITE_STATEMENTS } from './write-statements';
 
 /** Parameter types as Cypher names them; `?` means null is allowed (patch fields). */
 export type ScalarType =
@@ -338,54 +339,106 @@ ORDER BY ${desc ? 'v.date DESC, v.id DESC' : 'v.date, v.id'}
 LIMIT $limit`;
 };
 
-export const CYPHER = {
+const SONG_ROW = { id: 'INTEGER', name: 'STRING', artists: 'LIST<STRING>', ccliNumber: 'STRING?', copyright: 'STRING?' } as const;
+const PAGE_PARAMS = { offset: 'INTEGER', limit: 'INTEGER' } as const;
+const AFTER_ID_PARAMS = { id: 'INTEGER', limit: 'INTEGER' } as const;
+const ARTIST_ROW = { id: 'INTEGER', artistKeys: 'LIST<STRING>' } as const;
+
+/** A statement: its parameters and their types (checked and encoded by ./values.ts), and its text. */
+export interface Statement {
+  params: ParamDecl;
+  cypher: string;
+}
+
+/** Every statement of the store by name, each with its parameters beside its text. */
+export const STATEMENTS = {
   // Songs
-  ...perOrder(SONG_PAGE, songsPage),
-  ...perOrder(SONG_AFTER, songsAfter),
+  ...perOrder(SONG_PAGE, (sort) => ({ params: PAGE_PARAMS, cypher: songsPage(sort) })),
+  ...perOrder(SONG_AFTER, (sort) => ({
+    params: sort.startsWith('ID') ? AFTER_ID_PARAMS : ({ key: 'STRING', ...AFTER_ID_PARAMS } as const),
+    cypher: songsAfter(sort),
+  })),
   /** A label count comes from Neo4j's count store: constant time. */
-  countSongs: 'MATCH (s:Song) RETURN count(s) AS total',
+  countSongs: {
+    params: {},
+    cypher: 'MATCH (s:Song) RETURN count(s) AS total',
+  },
   /** `$query` is built by src/domain/search.ts (luceneQuery): user text never reaches it as syntax. */
-  searchSongs: `
+  searchSongs: {
+    params: { query: 'STRING', offset: 'INTEGER', limit: 'INTEGER' },
+    cypher: `
 CALL db.index.fulltext.queryNodes('song_search_ccli', $query) YIELD node, score
 WITH node AS s, score
 RETURN ${SONG}
 ORDER BY score DESC, s.id
 SKIP $offset LIMIT $limit`,
-  countSearch: `
+  },
+  countSearch: {
+    params: { query: 'STRING' },
+    cypher: `
 CALL db.index.fulltext.queryNodes('song_search_ccli', $query) YIELD node
 RETURN count(node) AS total`,
+  },
   /** Licensing details are read only for the songs that show them (see SongRecord). */
-  songsLicensing: `${byIndex('$ids', 'songId')}
+  songsLicensing: {
+    params: { ids: 'LIST<INTEGER>' },
+    cypher: `${byIndex('$ids', 'songId')}
 OPTIONAL MATCH (s:Song {id: songId})
 RETURN i, s.id AS id, ${LICENSING}
 ORDER BY i`,
-  songsByIds: `${byIndex('$ids', 'songId')}
+  },
+  songsByIds: {
+    params: { ids: 'LIST<INTEGER>' },
+    cypher: `${byIndex('$ids', 'songId')}
 OPTIONAL MATCH (s:Song {id: songId})
 RETURN i, ${SONG}
 ORDER BY i`,
-  songsByArtistKey: `
+  },
+  songsByArtistKey: {
+    params: { artistKey: 'STRING', offset: 'INTEGER', limit: 'INTEGER' },
+    cypher: `
 MATCH (:Artist {key: $artistKey})<-[:BY]-(s:Song)
 RETURN ${SONG}
 ORDER BY s.id
 SKIP $offset LIMIT $limit`,
-  countByArtistKey: `
+  },
+  countByArtistKey: {
+    params: { artistKey: 'STRING' },
+    cypher: `
 MATCH (:Artist {key: $artistKey})<-[:BY]-(s:Song)
 RETURN count(s) AS total`,
-  createSong: `
+  },
+  createSong: {
+    params: { name: 'STRING', artists: 'LIST<STRING>', artistKeys: 'LIST<STRING>', ccliNumber: 'STRING?', copyright: 'STRING?' },
+    cypher: `
 ${nextId('Song')}
 CREATE (s:Song {id: q.value, name: $name, artists: $artists, ccliNumber: $ccliNumber, copyright: $copyright,
                 ${ZERO_USAGE.map((p) => `${p}: 0`).join(', ')}})
 FOREACH (key IN $artistKeys | MERGE (a:Artist {key: key}) ON CREATE SET ${ARTIST_ZEROS} MERGE (s)-[:BY]->(a))
 RETURN ${SONG}`,
+  },
   /** Licensing fields: $set<Field> true writes $<field> (null removes the property), false keeps it. */
-  updateSong: `
+  updateSong: {
+    params: {
+      id: 'INTEGER',
+      name: 'STRING?',
+      artists: 'LIST<STRING>?',
+      setCcliNumber: 'BOOLEAN',
+      ccliNumber: 'STRING?',
+      setCopyright: 'BOOLEAN',
+      copyright: 'STRING?',
+    },
+    cypher: `
 MATCH (s:Song {id: $id})
 SET s.name = coalesce($name, s.name), s.artists = coalesce($artists, s.artists),
     s.ccliNumber = CASE WHEN $setCcliNumber THEN $ccliNumber ELSE s.ccliNumber END,
     s.copyright = CASE WHEN $setCopyright THEN $copyright ELSE s.copyright END
 RETURN ${SONG}`,
+  },
   /** Re-point BY edges of many songs; `rows` = [{id, artistKeys}]. Serves updates and imports. */
-  setSongArtists: `
+  setSongArtists: {
+    params: { rows: { rows: ARTIST_ROW } },
+    cypher: `
 UNWIND $rows AS row
 MATCH (s:Song {id: row.id})
 OPTIONAL MATCH (s)-[old:BY]->(:Artist)
@@ -393,10 +446,14 @@ DELETE old
 WITH DISTINCT s, row.artistKeys AS keys
 FOREACH (key IN keys | MERGE (a:Artist {key: key}) ON CREATE SET ${ARTIST_ZEROS} MERGE (s)-[:BY]->(a))
 RETURN count(s) AS songs`,
-  deleteSong: `
+  },
+  deleteSong: {
+    params: { id: 'INTEGER' },
+    cypher: `
 MATCH (s:Song {id: $id})
 DETACH DELETE s
 RETURN count(*) AS deleted`,
+  },
   /**
    * Song pairs (./pairs.ts): add each row's per-type deltas to the pair (songId)->(otherId), made
    * on its first service and removed when no service holds both any more. The caller holds both
@@ -407,7 +464,9 @@ RETURN count(*) AS deleted`,
    * the seek costs about ten, however often either song was sung. `together` is the sum over
    * types: the all-types report reads it in index order.
    */
-  movePairs: `
+  movePairs: {
+    params: { rows: { rows: { songId: 'INTEGER', otherId: 'INTEGER', sunAm: 'INTEGER', sunPm: 'INTEGER', wed: 'INTEGER' } } },
+    cypher: `
 UNWIND $rows AS row
 OPTIONAL MATCH ()-[old:SUNG_WITH]->()
 USING INDEX SEEK old:SUNG_WITH(songId, otherId)
@@ -429,45 +488,71 @@ SET ${PAIR_PROPERTIES.map((x) => `p.${x} = p.${x} + row.${x}`).join(', ')},
     p.together = p.together + ${PAIR_PROPERTIES.map((x) => `row.${x}`).join(' + ')}
 FOREACH (gone IN CASE WHEN p.together = 0 THEN [p] ELSE [] END | DELETE gone)
 RETURN count(*) AS moved`,
-
+  },
   // Services
-  ...perOrder(SERVICE_PAGE, (sort) => servicesPage(sort === 'DATE_DESC')),
-  ...perOrder(SERVICE_AFTER, (sort) => servicesAfter(sort === 'DATE_DESC')),
-  countServices: 'MATCH (v:Service) RETURN count(v) AS total',
+  ...perOrder(SERVICE_PAGE, (sort) => ({ params: { serviceTypes: 'LIST<STRING>', ...PAGE_PARAMS } as const, cypher: servicesPage(sort === 'DATE_DESC') })),
+  ...perOrder(SERVICE_AFTER, (sort) => ({
+    params: { serviceTypes: 'LIST<STRING>', key: 'INTEGER', ...AFTER_ID_PARAMS } as const,
+    cypher: servicesAfter(sort === 'DATE_DESC'),
+  })),
+  countServices: {
+    params: {},
+    cypher: 'MATCH (v:Service) RETURN count(v) AS total',
+  },
   /** With a type filter the count store cannot answer; the service_type index can. */
-  countServicesOfTypes: `
+  countServicesOfTypes: {
+    params: { serviceTypes: 'LIST<STRING>' },
+    cypher: `
 MATCH (v:Service)
 WHERE ${OF_TYPES}
 RETURN count(v) AS total`,
-  servicesByIds: `${byIndex('$ids', 'serviceId')}
+  },
+  servicesByIds: {
+    params: { ids: 'LIST<INTEGER>' },
+    cypher: `${byIndex('$ids', 'serviceId')}
 OPTIONAL MATCH (v:Service {id: serviceId})
 RETURN i, ${SERVICE}
 ORDER BY i`,
+  },
   // Both bounds in one predicate pair: a single range seek on the Service.date index.
-  servicesInRange: `
+  servicesInRange: {
+    params: { min: 'INTEGER', max: 'INTEGER', serviceTypes: 'LIST<STRING>', offset: 'INTEGER', limit: 'INTEGER' },
+    cypher: `
 MATCH (v:Service)
 WHERE v.date >= $min AND v.date <= $max AND ${OF_TYPES}
 RETURN ${SERVICE}
 ORDER BY v.date, v.id
 SKIP $offset LIMIT $limit`,
-  countInRange: `
+  },
+  countInRange: {
+    params: { min: 'INTEGER', max: 'INTEGER', serviceTypes: 'LIST<STRING>' },
+    cypher: `
 MATCH (v:Service)
 WHERE v.date >= $min AND v.date <= $max AND ${OF_TYPES}
 RETURN count(v) AS total`,
-  createService: `
+  },
+  createService: {
+    params: { date: 'INTEGER', serviceType: 'STRING' },
+    cypher: `
 ${nextId('Service')}
 CREATE (v:Service {id: q.value, date: $date, serviceType: $serviceType})
 RETURN ${SERVICE}`,
-  updateService: `
+  },
+  updateService: {
+    params: { id: 'INTEGER', date: 'INTEGER?', serviceType: 'STRING?' },
+    cypher: `
 MATCH (v:Service {id: $id})
 SET v.date = coalesce($date, v.date), v.serviceType = coalesce($serviceType, v.serviceType)
 ${COPY_TO_LINKS}
 RETURN ${SERVICE}`,
-  deleteService: `
+  },
+  deleteService: {
+    params: { id: 'INTEGER' },
+    cypher: `
 MATCH (v:Service {id: $id})
 DETACH DELETE v
 RETURN count(*) AS deleted`,
-
+  },
   // PERFORMED_IN
   /**
    * Relation reads page each parent separately, inside a `CALL (parent) { ... }` subquery: the
@@ -481,7 +566,9 @@ RETURN count(*) AS deleted`,
    * ORDER BY sorts the pages' rows only. Counts come from a second statement (a parent whose page
    * is empty still has its total).
    */
-  setlists: `${byIndex('$ids', 'serviceId')}
+  setlists: {
+    params: { ids: 'LIST<INTEGER>', offset: 'INTEGER', limit: 'INTEGER' },
+    cypher: `${byIndex('$ids', 'serviceId')}
 CALL (serviceId) {
   MATCH (s:Song)-[r:PERFORMED_IN]->(:Service {id: serviceId})
   WITH s, r
@@ -491,10 +578,14 @@ CALL (serviceId) {
 }
 RETURN i, ${SONG}
 ORDER BY i, position, seq`,
+  },
   /** The service's degree: every PERFORMED_IN comes from a Song, so no label test is needed. */
-  setlistCounts: `${byIndex('$ids', 'serviceId')}
+  setlistCounts: {
+    params: { ids: 'LIST<INTEGER>' },
+    cypher: `${byIndex('$ids', 'serviceId')}
 MATCH (v:Service {id: serviceId})
 RETURN i, COUNT { (v)<-[:PERFORMED_IN]-() } AS total`,
+  },
   /**
    * Unlike a setlist (a few songs by nature), a popular song has hundreds of links: its page is a
    * seek on performed_in_song (the links' copies of their song's id, then date and service id),
@@ -506,7 +597,9 @@ RETURN i, COUNT { (v)<-[:PERFORMED_IN]-() } AS total`,
    * above the ordered seek. The hint keeps it there: performed_in_song_type (song id, type, date)
    * would seek the types too but then sort every link of the song.
    */
-  servicesForSongs: `${byIndex('$ids', 'songId')}
+  servicesForSongs: {
+    params: { ids: 'LIST<INTEGER>', serviceTypes: 'LIST<STRING>', offset: 'INTEGER', limit: 'INTEGER' },
+    cypher: `${byIndex('$ids', 'songId')}
 CALL (songId) {
   MATCH ()-[r:PERFORMED_IN]->(v:Service)
   USING INDEX r:PERFORMED_IN(songId, date, serviceId)
@@ -518,39 +611,65 @@ CALL (songId) {
 }
 RETURN i, ${SERVICE}
 ORDER BY i, date, id`,
+  },
   /**
    * The song's maintained per-type link counts (see the header; a song is linked at most once per
    * service, so they count its services): constant time however often it was sung.
    */
-  servicesForSongsCounts: `${byIndex('$ids', 'songId')}
+  servicesForSongsCounts: {
+    params: { ids: 'LIST<INTEGER>', serviceTypes: 'LIST<STRING>' },
+    cypher: `${byIndex('$ids', 'songId')}
 MATCH (s:Song {id: songId})
 RETURN i, ${USAGE_TYPES.map(([type, prefix]) => `CASE WHEN '${type}' IN $serviceTypes THEN s.${prefix}Times ELSE 0 END`).join('\n  + ')} AS total`,
-  lockSongs: lockByIds('Song', 's', 'songId'),
+  },
+  lockSongs: {
+    params: { songIds: 'LIST<INTEGER>' },
+    cypher: lockByIds('Song', 's', 'songId'),
+  },
   /** Services a song is linked to, ascending: the services a song delete must lock first. */
-  servicesOfSong: `
+  servicesOfSong: {
+    params: { id: 'INTEGER' },
+    cypher: `
 MATCH (:Song {id: $id})-[:PERFORMED_IN]->(v:Service)
 RETURN v.id AS serviceId
 ORDER BY serviceId`,
+  },
   /** New positions of existing links; `rows` = [{serviceId, songId, position}]. */
-  placeLinks: `
+  placeLinks: {
+    params: { rows: { rows: { serviceId: 'INTEGER', songId: 'INTEGER', position: 'INTEGER' } } },
+    cypher: `
 UNWIND $rows AS row
 MATCH (:Song {id: row.songId})-[r:PERFORMED_IN]->(:Service {id: row.serviceId})
 SET r.position = row.position
 RETURN count(r) AS placed`,
-
+  },
   // Users
-  listUsers: `MATCH (u:User) RETURN ${USER} ORDER BY id`,
-  usersByIds: `${byIndex('$ids', 'userId')}
+  listUsers: {
+    params: {},
+    cypher: `MATCH (u:User) RETURN ${USER} ORDER BY id`,
+  },
+  usersByIds: {
+    params: { ids: 'LIST<INTEGER>' },
+    cypher: `${byIndex('$ids', 'userId')}
 OPTIONAL MATCH (u:User {id: userId})
 RETURN i, ${USER}
 ORDER BY i`,
-  credentialsByKey: `MATCH (u:User {usernameKey: $usernameKey}) RETURN ${CREDENTIALS}`,
-  credentialsById: `MATCH (u:User {id: $id}) RETURN ${CREDENTIALS}`,
+  },
+  credentialsByKey: {
+    params: { usernameKey: 'STRING' },
+    cypher: `MATCH (u:User {usernameKey: $usernameKey}) RETURN ${CREDENTIALS}`,
+  },
+  credentialsById: {
+    params: { id: 'INTEGER' },
+    cypher: `MATCH (u:User {id: $id}) RETURN ${CREDENTIALS}`,
+  },
   /**
    * No row when the username is taken. Two racing creates of one name both pass the check, and
    * the uniqueness constraint on usernameKey then fails the second (the store maps it to null).
    */
-  createUser: `
+  createUser: {
+    params: { username: 'STRING', usernameKey: 'STRING', passwordHash: 'STRING', role: 'STRING' },
+    cypher: `
 OPTIONAL MATCH (taken:User {usernameKey: $usernameKey})
 WITH taken
 WHERE taken IS NULL
@@ -558,24 +677,45 @@ ${nextId('User')}
 CREATE (u:User {id: q.value, username: $username, usernameKey: $usernameKey,
                 passwordHash: $passwordHash, role: $role, tokenVersion: 0})
 RETURN ${USER}`,
+  },
   /**
    * Serialise every change that can remove an ADMIN (Neo4j's documented explicit-lock idiom: a
    * write takes the node's lock until commit). Read-committed alone would let two demotions each
    * count two admins and both pass.
    */
-  lockUsers: `
+  lockUsers: {
+    params: {},
+    cypher: `
 MERGE (q:Sequence {name: 'User'})
   ON CREATE SET q.value = 0
 SET q._lock = true
 REMOVE q._lock
 RETURN count(q) AS locked`,
-  userRole: 'MATCH (u:User {id: $id}) RETURN u.role AS role',
-  userKeyTaken: `
+  },
+  userRole: {
+    params: { id: 'INTEGER' },
+    cypher: 'MATCH (u:User {id: $id}) RETURN u.role AS role',
+  },
+  userKeyTaken: {
+    params: { id: 'INTEGER', usernameKey: 'STRING' },
+    cypher: `
 MATCH (u:User {usernameKey: $usernameKey})
 WHERE u.id <> $id
 RETURN count(u) AS taken`,
-  countAdmins: "MATCH (u:User {role: 'ADMIN'}) RETURN count(u) AS admins",
-  updateUser: `
+  },
+  countAdmins: {
+    params: {},
+    cypher: "MATCH (u:User {role: 'ADMIN'}) RETURN count(u) AS admins",
+  },
+  updateUser: {
+    params: {
+      id: 'INTEGER',
+      username: 'STRING?',
+      usernameKey: 'STRING?',
+      passwordHash: 'STRING?',
+      role: 'STRING?',
+    },
+    cypher: `
 MATCH (u:User {id: $id})
 SET u.username = coalesce($username, u.username),
     u.usernameKey = coalesce($usernameKey, u.usernameKey),
@@ -583,44 +723,87 @@ SET u.username = coalesce($username, u.username),
     u.tokenVersion = u.tokenVersion + CASE WHEN $passwordHash IS NULL THEN 0 ELSE 1 END,
     u.role = coalesce($role, u.role)
 RETURN ${USER}`,
-  deleteUser: `
+  },
+  deleteUser: {
+    params: { id: 'INTEGER' },
+    cypher: `
 MATCH (u:User {id: $id})
 DETACH DELETE u
 RETURN count(*) AS deleted`,
-
+  },
   // Snapshots (scripts/migrate.ts)
-  exportSongs: `MATCH (s:Song) RETURN ${SONG} ORDER BY id`,
-  exportLicensing: `
+  exportSongs: {
+    params: {},
+    cypher: `MATCH (s:Song) RETURN ${SONG} ORDER BY id`,
+  },
+  exportLicensing: {
+    params: {},
+    cypher: `
 MATCH (s:Song)
 WHERE s.ccliNumber IS NOT NULL OR s.copyright IS NOT NULL
 RETURN s.id AS songId, ${LICENSING}
 ORDER BY songId`,
-  exportServices: `MATCH (v:Service) RETURN ${SERVICE} ORDER BY id`,
-  exportLinks: `
+  },
+  exportServices: {
+    params: {},
+    cypher: `MATCH (v:Service) RETURN ${SERVICE} ORDER BY id`,
+  },
+  exportLinks: {
+    params: {},
+    cypher: `
 MATCH (s:Song)-[r:PERFORMED_IN]->(v:Service)
 RETURN v.id AS serviceId, s.id AS songId, r.position AS position, r.seq AS seq
 ORDER BY seq`,
-  exportUsers: `MATCH (u:User) RETURN ${CREDENTIALS} ORDER BY id`,
-  exportSequences: 'MATCH (q:Sequence) RETURN q.name AS name, q.value AS value',
-  importSongs: `
+  },
+  exportUsers: {
+    params: {},
+    cypher: `MATCH (u:User) RETURN ${CREDENTIALS} ORDER BY id`,
+  },
+  exportSequences: {
+    params: {},
+    cypher: 'MATCH (q:Sequence) RETURN q.name AS name, q.value AS value',
+  },
+  importSongs: {
+    params: { rows: { rows: SONG_ROW } },
+    cypher: `
 UNWIND $rows AS row
 MERGE (s:Song {id: row.id})
   ON CREATE SET ${ZERO_USAGE.map((p) => `s.${p} = 0`).join(', ')}
 SET s.name = row.name, s.artists = row.artists, s.ccliNumber = row.ccliNumber, s.copyright = row.copyright
 RETURN count(s) AS written`,
-  importServices: `
+  },
+  importServices: {
+    params: { rows: { rows: { id: 'INTEGER', date: 'INTEGER', serviceType: 'STRING' } } },
+    cypher: `
 UNWIND $rows AS row
 MERGE (v:Service {id: row.id})
 SET v.date = row.date, v.serviceType = row.serviceType
 ${COPY_TO_LINKS}
 RETURN count(v) AS written`,
-  importUsers: `
+  },
+  importUsers: {
+    params: {
+      rows: {
+        rows: {
+          id: 'INTEGER',
+          username: 'STRING',
+          usernameKey: 'STRING',
+          passwordHash: 'STRING',
+          role: 'STRING',
+          tokenVersion: 'INTEGER',
+        },
+      },
+    },
+    cypher: `
 UNWIND $rows AS row
 MERGE (u:User {id: row.id})
 SET u.username = row.username, u.usernameKey = row.usernameKey, u.passwordHash = row.passwordHash,
     u.role = row.role, u.tokenVersion = row.tokenVersion
 RETURN count(u) AS written`,
-  importLinks: `
+  },
+  importLinks: {
+    params: { rows: { rows: { serviceId: 'INTEGER', songId: 'INTEGER', position: 'INTEGER', seq: 'INTEGER' } } },
+    cypher: `
 UNWIND $rows AS row
 MATCH (s:Song {id: row.songId})
 MATCH (v:Service {id: row.serviceId})
@@ -628,125 +811,46 @@ MERGE (s)-[r:PERFORMED_IN]->(v)
 SET r.position = row.position, r.seq = row.seq, r.date = v.date, r.serviceType = v.serviceType,
     r.songId = s.id, r.serviceId = v.id
 RETURN count(r) AS written`,
+  },
   /** Raise, never lower: the target may already have issued higher ids than the snapshot. */
-  raiseSequences: `
+  raiseSequences: {
+    params: { rows: { rows: { name: 'STRING', value: 'INTEGER' } } },
+    cypher: `
 UNWIND $rows AS row
 MERGE (q:Sequence {name: row.name})
   ON CREATE SET q.value = 0
 SET q.value = CASE WHEN q.value < row.value THEN row.value ELSE q.value END
 RETURN count(q) AS raised`,
-
+  },
   // Artist totals (see the header)
   /** The artists of songs (BY): the ones a song leaves or a song delete takes, read before the write. */
-  artistKeysOfSongs: `
+  artistKeysOfSongs: {
+    params: { ids: 'LIST<INTEGER>' },
+    cypher: `
 UNWIND $ids AS songId
 MATCH (:Song {id: songId})-[:BY]->(a:Artist)
 RETURN DISTINCT a.key AS key`,
-
-  ping: 'RETURN 1 AS ok',
-
-  ...PERIOD_CYPHER,
-  ...WRITE_CYPHER,
-} as const;
-
-export type StatementName = keyof typeof CYPHER;
-
-const SONG_ROW = { id: 'INTEGER', name: 'STRING', artists: 'LIST<STRING>', ccliNumber: 'STRING?', copyright: 'STRING?' } as const;
-const PAGE_PARAMS = { offset: 'INTEGER', limit: 'INTEGER' } as const;
-const AFTER_ID_PARAMS = { id: 'INTEGER', limit: 'INTEGER' } as const;
-const ARTIST_ROW = { id: 'INTEGER', artistKeys: 'LIST<STRING>' } as const;
-
-export const PARAMS = {
-  songsByIds: { ids: 'LIST<INTEGER>' },
-  ...perOrder(SONG_PAGE, () => PAGE_PARAMS),
-  ...perOrder(SONG_AFTER, (sort): ParamDecl => (sort.startsWith('ID') ? AFTER_ID_PARAMS : { key: 'STRING', ...AFTER_ID_PARAMS })),
-  countSongs: {},
-  searchSongs: { query: 'STRING', offset: 'INTEGER', limit: 'INTEGER' },
-  countSearch: { query: 'STRING' },
-  songsLicensing: { ids: 'LIST<INTEGER>' },
-  songsByArtistKey: { artistKey: 'STRING', offset: 'INTEGER', limit: 'INTEGER' },
-  countByArtistKey: { artistKey: 'STRING' },
-  createSong: { name: 'STRING', artists: 'LIST<STRING>', artistKeys: 'LIST<STRING>', ccliNumber: 'STRING?', copyright: 'STRING?' },
-  updateSong: {
-    id: 'INTEGER',
-    name: 'STRING?',
-    artists: 'LIST<STRING>?',
-    setCcliNumber: 'BOOLEAN',
-    ccliNumber: 'STRING?',
-    setCopyright: 'BOOLEAN',
-    copyright: 'STRING?',
   },
-  setSongArtists: { rows: { rows: ARTIST_ROW } },
-  deleteSong: { id: 'INTEGER' },
-  movePairs: { rows: { rows: { songId: 'INTEGER', otherId: 'INTEGER', sunAm: 'INTEGER', sunPm: 'INTEGER', wed: 'INTEGER' } } },
-
-  ...perOrder(SERVICE_PAGE, (): ParamDecl => ({ serviceTypes: 'LIST<STRING>', ...PAGE_PARAMS })),
-  ...perOrder(SERVICE_AFTER, (): ParamDecl => ({ serviceTypes: 'LIST<STRING>', key: 'INTEGER', ...AFTER_ID_PARAMS })),
-  countServices: {},
-  countServicesOfTypes: { serviceTypes: 'LIST<STRING>' },
-  servicesByIds: { ids: 'LIST<INTEGER>' },
-  servicesInRange: { min: 'INTEGER', max: 'INTEGER', serviceTypes: 'LIST<STRING>', offset: 'INTEGER', limit: 'INTEGER' },
-  countInRange: { min: 'INTEGER', max: 'INTEGER', serviceTypes: 'LIST<STRING>' },
-  createService: { date: 'INTEGER', serviceType: 'STRING' },
-  updateService: { id: 'INTEGER', date: 'INTEGER?', serviceType: 'STRING?' },
-  deleteService: { id: 'INTEGER' },
-
-  setlists: { ids: 'LIST<INTEGER>', offset: 'INTEGER', limit: 'INTEGER' },
-  setlistCounts: { ids: 'LIST<INTEGER>' },
-  servicesForSongs: { ids: 'LIST<INTEGER>', serviceTypes: 'LIST<STRING>', offset: 'INTEGER', limit: 'INTEGER' },
-  servicesForSongsCounts: { ids: 'LIST<INTEGER>', serviceTypes: 'LIST<STRING>' },
-  lockSongs: { songIds: 'LIST<INTEGER>' },
-  servicesOfSong: { id: 'INTEGER' },
-  placeLinks: { rows: { rows: { serviceId: 'INTEGER', songId: 'INTEGER', position: 'INTEGER' } } },
-
-  listUsers: {},
-  usersByIds: { ids: 'LIST<INTEGER>' },
-  credentialsByKey: { usernameKey: 'STRING' },
-  credentialsById: { id: 'INTEGER' },
-  createUser: { username: 'STRING', usernameKey: 'STRING', passwordHash: 'STRING', role: 'STRING' },
-  lockUsers: {},
-  userRole: { id: 'INTEGER' },
-  userKeyTaken: { id: 'INTEGER', usernameKey: 'STRING' },
-  countAdmins: {},
-  updateUser: {
-    id: 'INTEGER',
-    username: 'STRING?',
-    usernameKey: 'STRING?',
-    passwordHash: 'STRING?',
-    role: 'STRING?',
+  ping: {
+    params: {},
+    cypher: 'RETURN 1 AS ok',
   },
-  deleteUser: { id: 'INTEGER' },
+  ...PERIOD_STATEMENTS,
+  ...WRITE_STATEMENTS,
 
-  exportSongs: {},
-  exportLicensing: {},
-  exportServices: {},
-  exportLinks: {},
-  exportUsers: {},
-  exportSequences: {},
-  importSongs: { rows: { rows: SONG_ROW } },
-  importServices: { rows: { rows: { id: 'INTEGER', date: 'INTEGER', serviceType: 'STRING' } } },
-  importUsers: {
-    rows: {
-      rows: {
-        id: 'INTEGER',
-        username: 'STRING',
-        usernameKey: 'STRING',
-        passwordHash: 'STRING',
-        role: 'STRING',
-        tokenVersion: 'INTEGER',
-      },
-    },
-  },
-  importLinks: { rows: { rows: { serviceId: 'INTEGER', songId: 'INTEGER', position: 'INTEGER', seq: 'INTEGER' } } },
-  raiseSequences: { rows: { rows: { name: 'STRING', value: 'INTEGER' } } },
+} as const satisfies Record<string, Statement>;
 
-  artistKeysOfSongs: { ids: 'LIST<INTEGER>' },
+export type StatementName = keyof typeof STATEMENTS;
+type Texts<T> = { [K in keyof T]: string };
+type Decls<T> = { [K in keyof T]: T[K] extends { params: infer P } ? P : never };
+/** The statements' texts by name (what the linter, the plan pins and the statement log read). */
+export const CYPHER = Object.fromEntries(Object.entries(STATEMENTS).map(([k, v]) => [k, v.cypher])) as Texts<typeof STATEMENTS>;
+/** The statements' parameter declarations by name. */
+export const PARAMS = Object.fromEntries(Object.entries(STATEMENTS).map(([k, v]) => [k, v.params])) as Decls<typeof STATEMENTS>;
 
-  ping: {},
 
-  ...PERIOD_PARAMS,
-  ...WRITE_PARAMS,
-} as const satisfies Record<StatementName, ParamDecl>;
+
+
 
 /**
  * Statements for tests and tooling only; never called by the store. Linted with the rest.

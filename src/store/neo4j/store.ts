@@ -1,5 +1,5 @@
 import { Info } from 'luxon';
-import neo4j, { type Driver, type ManagedTransaction, type Record as Neo4jRecord } from 'neo4j-driver';
+import neo4j, { type Driver, type Record as Neo4jRecord } from 'neo4j-driver';
 import { luceneQuery } from '../../domain/search';
 import { SERVICE_AFTER, SERVICE_PAGE, SONG_AFTER, SONG_PAGE } from '../list-statements';
 import { ALL_SERVICE_TYPES } from '../paging';
@@ -40,14 +40,13 @@ import { createSongParams, distinctKeys, SEQUENCE_NAMES } from './transfer';
 import { openTimeline } from './timeline';
 import { artistsIn, artistsOut } from './usage';
 import { NEO4J_TIMEOUTS, isUniquenessViolation, toStoreError } from './driver';
-import { CYPHER, PARAMS, type StatementName } from './statements';
+import { run, type Tx } from './run';
+import type { StatementName } from './statements';
 import {
-  checkParams,
   fromInt,
   groupByIndex,
   placeByIndex,
   toCredentials,
-  toInt,
   toLicensing,
   toService,
   toSong,
@@ -55,14 +54,7 @@ import {
 } from './values';
 import { RolledBack, WritePlan, wrote } from './write-plan';
 
-type Tx = Pick<ManagedTransaction, 'run'>;
 
-/** Run one named statement with parameters checked against its declaration. */
-async function run(tx: Tx, name: StatementName, params: Record<string, unknown> = {}): Promise<Neo4jRecord[]> {
-  checkParams(name, PARAMS[name], params);
-  const result = await tx.run(CYPHER[name], params);
-  return result.records;
-}
 
 /** The single row of a statement that always returns one (aggregations, RETURN 1). */
 async function one(tx: Tx, name: StatementName, params: Record<string, unknown> = {}): Promise<Neo4jRecord> {
@@ -98,7 +90,7 @@ async function expectWrote(
 const orNull = <T, U>(value: T | undefined, map: (v: T) => U): U | null => (value === undefined ? null : map(value));
 
 /** SKIP/LIMIT parameters; no limit is the largest safe integer (Cypher has no "no limit" value). */
-const limits = (page: Page = {}) => ({ offset: toInt(page.offset ?? 0), limit: toInt(page.limit ?? Number.MAX_SAFE_INTEGER) });
+const limits = (page: Page = {}) => ({ offset: page.offset ?? 0, limit: page.limit ?? Number.MAX_SAFE_INTEGER });
 const typesParam = (filter: ServiceFilter = {}) => [...(filter.serviceTypes ?? ALL_SERVICE_TYPES)];
 const totalOf = (row: Neo4jRecord) => fromInt(row.get('total'), 'count');
 
@@ -130,7 +122,7 @@ export class Neo4jStore implements Store {
   private readonly analytics: Neo4jAnalytics;
   /** Link seqs from blocks this process reserves (./link-seqs.ts). */
   private readonly seqs = new LinkSeqs(async (count) =>
-    fromInt((await this.write((tx) => one(tx, 'reserveLinkSeqs', { count: toInt(count) }))).get('high'), 'link seq'),
+    fromInt((await this.write((tx) => one(tx, 'reserveLinkSeqs', { count: count }))).get('high'), 'link seq'),
   );
   private get deps(): setlists.SetlistDeps {
     return { zone: this.zone, seqs: this.seqs };
@@ -207,7 +199,7 @@ export class Neo4jStore implements Store {
   /** A keyset page: one row more than asked says whether another page follows. */
   private keyset<T>(name: StatementName, params: Params, count: [StatementName, Params], page: KeysetPage, map: (r: Neo4jRecord) => T) {
     return this.read(async (tx): Promise<KeysetResult<T>> => {
-      const rows = await run(tx, name, { ...params, limit: toInt(page.first + 1) });
+      const rows = await run(tx, name, { ...params, limit: page.first + 1 });
       return {
         items: rows.slice(0, page.first).map(map),
         hasNextPage: rows.length > page.first,
@@ -226,7 +218,7 @@ export class Neo4jStore implements Store {
     map: (r: Neo4jRecord) => T,
   ): Promise<Paged<T>[]> {
     if (ids.length === 0) return [];
-    const params = { ids: ids.map(toInt), ...where };
+    const params = { ids: ids, ...where };
     const [items, totals] = await this.read(
       async (tx) => [await run(tx, rows, { ...params, ...limits(page) }), await run(tx, counts, params)] as const,
     );
@@ -248,21 +240,21 @@ export class Neo4jStore implements Store {
   }
 
   songsAfter(sort: SongSort, page: KeysetPage) {
-    if (!page.after) return this.keyset(SONG_PAGE[sort], { offset: toInt(0) }, ['countSongs', {}], page, toSong);
+    if (!page.after) return this.keyset(SONG_PAGE[sort], { offset: 0 }, ['countSongs', {}], page, toSong);
     const { key, id } = page.after;
-    const params = sort.startsWith('ID') ? { id: toInt(id) } : { key, id: toInt(id) };
+    const params = sort.startsWith('ID') ? { id: id } : { key, id: id };
     return this.keyset(SONG_AFTER[sort], params, ['countSongs', {}], page, toSong);
   }
 
   async songsByIds(ids: readonly number[]) {
     if (ids.length === 0) return [];
-    const rows = await this.read((tx) => run(tx, 'songsByIds', { ids: ids.map(toInt) }));
+    const rows = await this.read((tx) => run(tx, 'songsByIds', { ids: ids }));
     return placeByIndex(ids.length, rows, toSong);
   }
 
   async licensingOfSongs(ids: readonly number[]) {
     if (ids.length === 0) return [];
-    const rows = await this.read((tx) => run(tx, 'songsLicensing', { ids: ids.map(toInt) }));
+    const rows = await this.read((tx) => run(tx, 'songsLicensing', { ids: ids }));
     return placeByIndex(ids.length, rows, toLicensing);
   }
 
@@ -293,7 +285,7 @@ export class Neo4jStore implements Store {
   updateSong(id: number, patch: SongPatch) {
     return this.write(async (tx) => {
       const plan = new WritePlan().lockSongs([id], null);
-      plan.onSongs([id], 'artistKeysOfSongs', { ids: [toInt(id)] });
+      plan.onSongs([id], 'artistKeysOfSongs', { ids: [id] });
       const locked = await plan.send(tx).catch((err: unknown) => {
         if (err instanceof RolledBack) return null;
         throw err;
@@ -301,7 +293,7 @@ export class Neo4jStore implements Store {
       if (!locked) return null;
       const left = locked[1].map((r) => r.get('key') as string);
       plan.onSongs([id], 'updateSong', {
-        id: toInt(id),
+        id: id,
         name: patch.name ?? null,
         artists: patch.artists ?? null,
         setCcliNumber: patch.ccliNumber !== undefined,
@@ -312,7 +304,7 @@ export class Neo4jStore implements Store {
       if (patch.artists !== undefined) {
         const keys = distinctKeys(patch.artists);
         moveArtists(plan, artistsOut([id]));
-        plan.locking('artists', 'setSongArtists', { rows: [{ id: toInt(id), artistKeys: keys }] }, wrote('setSongArtists', 'songs', 1));
+        plan.locking('artists', 'setSongArtists', { rows: [{ id: id, artistKeys: keys }] }, wrote('setSongArtists', 'songs', 1));
         moveArtists(plan, artistsIn([id]));
         const all = [...new Set([...left, ...keys])].sort();
         plan.locking('artists', 'refreshSpellings', { keys: all }, wrote('refreshSpellings', 'refreshed', all.length));
@@ -353,20 +345,20 @@ export class Neo4jStore implements Store {
     const sort = query.sort ?? 'DATE_ASC';
     const serviceTypes = typesParam(query);
     if (!page.after) {
-      return this.keyset(SERVICE_PAGE[sort], { serviceTypes, offset: toInt(0) }, this.serviceCount(query), page, toService);
+      return this.keyset(SERVICE_PAGE[sort], { serviceTypes, offset: 0 }, this.serviceCount(query), page, toService);
     }
-    const params = { serviceTypes, key: toInt(page.after.key as number), id: toInt(page.after.id) };
+    const params = { serviceTypes, key: page.after.key as number, id: page.after.id };
     return this.keyset(SERVICE_AFTER[sort], params, this.serviceCount(query), page, toService);
   }
 
   async servicesByIds(ids: readonly number[]) {
     if (ids.length === 0) return [];
-    const rows = await this.read((tx) => run(tx, 'servicesByIds', { ids: ids.map(toInt) }));
+    const rows = await this.read((tx) => run(tx, 'servicesByIds', { ids: ids }));
     return placeByIndex(ids.length, rows, toService);
   }
 
   servicesInRange(range: DateRange, filter: ServiceFilter, page: Page) {
-    const where = { min: toInt(range.min), max: toInt(range.max), serviceTypes: typesParam(filter) };
+    const where = { min: range.min, max: range.max, serviceTypes: typesParam(filter) };
     return this.paged(['servicesInRange', { ...where, ...limits(page) }], ['countInRange', where], toService);
   }
 
@@ -416,7 +408,7 @@ export class Neo4jStore implements Store {
 
   async usersByIds(ids: readonly number[]) {
     if (ids.length === 0) return [];
-    const rows = await this.read((tx) => run(tx, 'usersByIds', { ids: ids.map(toInt) }));
+    const rows = await this.read((tx) => run(tx, 'usersByIds', { ids: ids }));
     return placeByIndex(ids.length, rows, toUser);
   }
 
@@ -437,7 +429,7 @@ export class Neo4jStore implements Store {
   }
 
   async credentialsById(id: number) {
-    const [row] = await this.readCredentials((tx) => run(tx, 'credentialsById', { id: toInt(id) }));
+    const [row] = await this.readCredentials((tx) => run(tx, 'credentialsById', { id: id }));
     return row ? toCredentials(row) : null;
   }
 
@@ -470,16 +462,16 @@ export class Neo4jStore implements Store {
       return await this.write(async (tx): Promise<UserRecord | null | 'conflict' | 'last-admin'> => {
         const demoting = patch.role === 'USER';
         if (demoting) await expectWrote(tx, 'lockUsers', 'locked', 1, {});
-        const [current] = await run(tx, 'userRole', { id: toInt(id) });
+        const [current] = await run(tx, 'userRole', { id: id });
         if (!current) return null;
         const key = orNull(patch.username, usernameKey);
         if (key !== null) {
-          const taken = await one(tx, 'userKeyTaken', { id: toInt(id), usernameKey: key });
+          const taken = await one(tx, 'userKeyTaken', { id: id, usernameKey: key });
           if (fromInt(taken.get('taken'), 'count') > 0) return 'conflict';
         }
         if (demoting && (await this.isLastAdmin(tx, current.get('role')))) return 'last-admin';
         const [row] = await run(tx, 'updateUser', {
-          id: toInt(id),
+          id: id,
           username: patch.username ?? null,
           usernameKey: key,
           passwordHash: patch.passwordHash ?? null,
@@ -497,10 +489,10 @@ export class Neo4jStore implements Store {
   deleteUser(id: number) {
     return this.write(async (tx): Promise<boolean | 'last-admin'> => {
       await expectWrote(tx, 'lockUsers', 'locked', 1, {});
-      const [current] = await run(tx, 'userRole', { id: toInt(id) });
+      const [current] = await run(tx, 'userRole', { id: id });
       if (!current) return false;
       if (await this.isLastAdmin(tx, current.get('role'))) return 'last-admin';
-      await expectWrote(tx, 'deleteUser', 'deleted', 1, { id: toInt(id) }, false);
+      await expectWrote(tx, 'deleteUser', 'deleted', 1, { id: id }, false);
       return true;
     });
   }

@@ -1,8 +1,9 @@
 import type { ManagedTransaction } from 'neo4j-driver';
 import type { WriteEffects } from './maintained';
 import { periodAt, periodDeltas, periodsOfDates, type Period, type PeriodDelta } from './periods';
-import { CYPHER, PARAMS, type StatementName } from './statements';
-import { checkParams, fromInt, toInt } from './values';
+import { run } from './run';
+import type { StatementName } from './statements';
+import { fromInt } from './values';
 
 /**
  * Keeping the timeline periods (./periods.ts, ./period-statements.ts) in step: the deltas of a
@@ -13,10 +14,6 @@ import { checkParams, fromInt, toInt } from './values';
 type Tx = Pick<ManagedTransaction, 'run'>;
 export type Writer = <T>(work: (tx: Tx) => Promise<T>) => Promise<T>;
 
-async function run(tx: Tx, name: StatementName, params: Record<string, unknown>) {
-  checkParams(name, PARAMS[name], params);
-  return (await tx.run(CYPHER[name], params)).records;
-}
 
 async function expectCount(tx: Tx, name: StatementName, column: string, expected: number, params: Record<string, unknown>) {
   const [row] = await run(tx, name, params);
@@ -28,7 +25,7 @@ async function expectCount(tx: Tx, name: StatementName, column: string, expected
 export const PERIOD_BATCH = 200;
 const DATES_PAGE = 20_000;
 
-const periodRow = (p: Period) => ({ key: p.key, kind: p.kind, start: toInt(p.start), end: toInt(p.end) });
+const periodRow = (p: Period) => ({ key: p.key, kind: p.kind, start: p.start, end: p.end });
 
 /**
  * The movePeriods parameters of a write's deltas, to be sent last in its transaction (see the
@@ -48,18 +45,18 @@ export function periodSteps(effects: WriteEffects, zone: string): { params: Reco
 
 const movePeriodsParams = (rows: PeriodDelta[], serviceIds: number[], zone: string) => ({
   zone,
-  serviceIds: serviceIds.map(toInt),
+  serviceIds: serviceIds,
   rows: rows.map((r) => ({
     ...periodRow(r),
-    sunAmServices: toInt(r.services[0]),
-    sunPmServices: toInt(r.services[1]),
-    wedServices: toInt(r.services[2]),
-    sunAmLinks: toInt(r.links[0]),
-    sunPmLinks: toInt(r.links[1]),
-    wedLinks: toInt(r.links[2]),
-    songIds: r.songIds.map(toInt),
-    beforeBits: r.beforeBits.map(toInt),
-    afterBits: r.afterBits.map(toInt),
+    sunAmServices: r.services[0],
+    sunPmServices: r.services[1],
+    wedServices: r.services[2],
+    sunAmLinks: r.links[0],
+    sunPmLinks: r.links[1],
+    wedLinks: r.links[2],
+    songIds: r.songIds,
+    beforeBits: r.beforeBits,
+    afterBits: r.afterBits,
   })),
 });
 
@@ -104,7 +101,7 @@ export async function openTimeline(write: Writer, zone: string): Promise<boolean
 export async function rebuildTimeline(write: Writer, zone: string): Promise<void> {
   await write((tx) => expectCount(tx, 'setTimelineZone', 'recorded', 1, { zone: null }));
   for (let after = Number.MIN_SAFE_INTEGER; ; ) {
-    const dates = (await write((tx) => run(tx, 'serviceDatesAfter', { after: toInt(after), limit: toInt(DATES_PAGE) }))).map((r) =>
+    const dates = (await write((tx) => run(tx, 'serviceDatesAfter', { after: after, limit: DATES_PAGE }))).map((r) =>
       fromInt(r.get('date'), 'service date'),
     );
     const periods = periodsOfDates(dates, zone);
@@ -116,7 +113,7 @@ export async function rebuildTimeline(write: Writer, zone: string): Promise<void
     after = dates[dates.length - 1];
   }
   for (let after = ''; ; ) {
-    const page = (await write((tx) => run(tx, 'periodsAfter', { after, limit: toInt(PERIOD_BATCH) }))).map((r) => ({
+    const page = (await write((tx) => run(tx, 'periodsAfter', { after, limit: PERIOD_BATCH }))).map((r) => ({
       key: r.get('key') as string,
       start: fromInt(r.get('start'), 'period start'),
       end: fromInt(r.get('end'), 'period end'),

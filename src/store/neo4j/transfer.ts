@@ -8,7 +8,7 @@ import { maintain, moveArtists, SLICE } from './aggregates';
 import type { SetlistState, SetlistTransition } from './maintained';
 import type { SetlistDeps } from './setlists';
 import { artistsIn, artistsOut } from './usage';
-import { toInt, toService, toSong } from './values';
+import { toService, toSong } from './values';
 import { WritePlan, wrote, type LockedService } from './write-plan';
 
 /**
@@ -67,43 +67,46 @@ export async function importSnapshot(tx: Tx, deps: SetlistDeps, snapshot: Snapsh
   const steps = unordered();
   // What the target holds before: the services' setlists, the songs' artists (with their usage).
   const before = await readServices(tx, serviceIds);
+  // The songs it brings that the target holds are locked before their usage is read: a writer
+  // moving one's usage commits first, or waits for the import, and its artists see each change once.
+  for (const part of slices(songIds)) steps.step('lockSongs', { songIds: [...part].sort((a, b) => a - b) });
   for (const part of slices(songIds)) moveArtists(steps, artistsOut(part));
   const keys = new Set<string>();
-  for (const part of slices(songIds)) steps.step('artistKeysOfSongs', { ids: part.map(toInt) });
+  for (const part of slices(songIds)) steps.step('artistKeysOfSongs', { ids: part });
   for (const rows of await steps.send(tx)) for (const r of rows) if (r.has('key')) keys.add(r.get('key') as string);
 
   for (const part of slices(snapshot.songs)) {
     steps.step('importSongs', {
-      rows: part.map((s) => ({ id: toInt(s.id), name: s.name, artists: s.artists, ...licensingOf(licensing, s.id) })),
+      rows: part.map((s) => ({ id: s.id, name: s.name, artists: s.artists, ...licensingOf(licensing, s.id) })),
     }, wrote('importSongs', 'written', part.length));
-    steps.step('setSongArtists', { rows: part.map((s) => ({ id: toInt(s.id), artistKeys: distinctKeys(s.artists) })) }, wrote('setSongArtists', 'songs', part.length));
+    steps.step('setSongArtists', { rows: part.map((s) => ({ id: s.id, artistKeys: distinctKeys(s.artists) })) }, wrote('setSongArtists', 'songs', part.length));
     for (const s of part) for (const k of distinctKeys(s.artists)) keys.add(k);
   }
   for (const part of slices(snapshot.services)) {
     steps.step('importServices', {
-      rows: part.map((v) => ({ id: toInt(v.id), date: toInt(v.date), serviceType: v.serviceType })),
+      rows: part.map((v) => ({ id: v.id, date: v.date, serviceType: v.serviceType })),
     }, wrote('importServices', 'written', part.length));
   }
   for (const part of slices(snapshot.users)) {
     steps.step('importUsers', {
       rows: part.map((u) => ({
-        id: toInt(u.id),
+        id: u.id,
         username: u.username,
         usernameKey: usernameKey(u.username),
         passwordHash: u.passwordHash,
         role: u.role,
-        tokenVersion: toInt(u.tokenVersion),
+        tokenVersion: u.tokenVersion,
       })),
     }, wrote('importUsers', 'written', part.length));
   }
   for (const part of slices(snapshot.links)) {
     steps.step('importLinks', {
-      rows: part.map((l) => ({ serviceId: toInt(l.serviceId), songId: toInt(l.songId), position: toInt(l.position), seq: toInt(l.seq) })),
+      rows: part.map((l) => ({ serviceId: l.serviceId, songId: l.songId, position: l.position, seq: l.seq })),
     }, wrote('importLinks', 'written', part.length));
   }
   const kinds = Object.keys(SEQUENCE_NAMES) as (keyof typeof SEQUENCE_NAMES)[];
   steps.step('raiseSequences', {
-    rows: kinds.map((k) => ({ name: SEQUENCE_NAMES[k], value: toInt(floor[k]) })),
+    rows: kinds.map((k) => ({ name: SEQUENCE_NAMES[k], value: floor[k] })),
   }, wrote('raiseSequences', 'raised', kinds.length));
   await steps.send(tx);
   // A block of link seqs this process holds may lie below the seqs the snapshot brought.
@@ -134,7 +137,7 @@ export async function importCatalogue(tx: Tx, deps: SetlistDeps, batch: Catalogu
   for (const { songIds } of batch.services) checkSetlist(songIds);
   const plan = new WritePlan();
   for (const { service } of batch.services) {
-    plan.locking('services', 'createService', { date: toInt(service.date), serviceType: service.serviceType });
+    plan.locking('services', 'createService', { date: service.date, serviceType: service.serviceType });
   }
   plan.lockSongs(
     batch.services.flatMap((v) => v.songIds),
@@ -158,10 +161,10 @@ export async function importCatalogue(tx: Tx, deps: SetlistDeps, batch: Catalogu
     transitions.push({ serviceId: v.id, before: null, after: { songIds, serviceType: v.serviceType, date: v.date } });
     if (songIds.length === 0) return;
     plan.onSongs(songIds, 'writeLinks', {
-      serviceId: toInt(v.id),
+      serviceId: v.id,
       removed: [],
       placed: [],
-      created: songIds.map((songId, k) => ({ songId: toInt(songId), position: toInt(k + 1), seq: toInt(seqs[next++]) })),
+      created: songIds.map((songId, k) => ({ songId: songId, position: k + 1, seq: seqs[next++] })),
     }, wrote('writeLinks', 'created', songIds.length));
   });
   const all = [...keys].sort();

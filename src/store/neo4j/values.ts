@@ -43,33 +43,41 @@ function matches(type: ScalarType, value: unknown): boolean {
   }
 }
 
-function checkValue(where: string, type: ParamType, value: unknown): void {
-  if (typeof type === 'string') {
-    if (!matches(type, value)) throw new TypeError(`${where} must be ${type}, got ${describe(value)}`);
-    return;
+/** A value of a declared type, JS numbers made Cypher INTEGERs where the type is one. */
+function encodeValue(where: string, type: ParamType, value: unknown): unknown {
+  if (typeof type !== 'string') {
+    if (!Array.isArray(value)) throw new TypeError(`${where} must be a list of rows`);
+    return value.map((row, i) => encodeKeys(`${where}[${i}]`, type.rows, row as Record<string, unknown>));
   }
-  if (!Array.isArray(value)) throw new TypeError(`${where} must be a list of rows`);
-  value.forEach((row, i) => checkKeys(`${where}[${i}]`, type.rows, row as Record<string, unknown>));
+  const base = type.replace('?', '');
+  let encoded = value;
+  if (base === 'INTEGER' && typeof value === 'number') encoded = toInt(value);
+  if (base === 'LIST<INTEGER>' && Array.isArray(value)) encoded = value.map((v) => (typeof v === 'number' ? toInt(v) : v));
+  if (!matches(type, encoded)) throw new TypeError(`${where} must be ${type}, got ${describe(value)}`);
+  return encoded;
 }
 
-function checkKeys(where: string, decl: Readonly<Record<string, ParamType>>, params: Record<string, unknown>): void {
+function encodeKeys(where: string, decl: Readonly<Record<string, ParamType>>, params: Record<string, unknown>): Record<string, unknown> {
   const declared = Object.keys(decl).sort();
   const given = Object.keys(params).sort();
   if (declared.join() !== given.join()) {
     throw new TypeError(`${where} takes {${declared.join(', ')}} but was given {${given.join(', ')}}`);
   }
-  for (const key of declared) checkValue(`${where}.${key}`, decl[key], params[key]);
+  return Object.fromEntries(declared.map((key) => [key, encodeValue(`${where}.${key}`, decl[key], params[key])]));
 }
 
 const describe = (v: unknown) => (Array.isArray(v) ? 'a list' : v === null ? 'null' : typeof v);
 
 /**
- * Refuse parameters that differ from a statement's declaration (the same one the Cypher linter
- * used): a misspelt name would silently become null in Cypher, and a JS number would become a
- * FLOAT. Cheap next to a network round trip, so it always runs.
+ * The parameters of a statement as Neo4j must get them, checked against its declaration (the one
+ * the Cypher linter used): the one place integers are converted. A JS number declared INTEGER
+ * becomes a Cypher INTEGER (sent as it is, it would be a FLOAT, stored as a float id or date); a
+ * misspelt or missing name, a value of another type, or a number that is not a safe integer is
+ * refused, since Cypher would silently read it as null or a float. Cheap next to a round trip,
+ * so it always runs.
  */
-export function checkParams(statement: string, decl: ParamDecl, params: Record<string, unknown>): void {
-  checkKeys(statement, decl, params);
+export function encodeParams(statement: string, decl: ParamDecl, params: Record<string, unknown>): Record<string, unknown> {
+  return encodeKeys(statement, decl, params);
 }
 
 // Record -> domain objects. Column names are fixed by the RETURN clauses in ./statements.ts.

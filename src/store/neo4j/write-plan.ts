@@ -1,9 +1,8 @@
-import type { ManagedTransaction, Record as Neo4jRecord } from 'neo4j-driver';
+import type { Record as Neo4jRecord } from 'neo4j-driver';
+import { run, type Params, type Tx } from './run';
 import { CYPHER, PARAMS, type StatementName } from './statements';
-import { checkParams, fromInt, toInt } from './values';
+import { encodeParams, fromInt } from './values';
 
-type Tx = Pick<ManagedTransaction, 'run'>;
-type Params = Record<string, unknown>;
 
 /**
  * The lock order every Neo4j writer follows, as code: a WritePlan takes locks only in this order
@@ -114,9 +113,7 @@ export class WritePlan {
     const serviceIds = ascending(ids);
     const out = new Map<number, LockedService>();
     if (serviceIds.length === 0) return out;
-    const params = { serviceIds: serviceIds.map(toInt) };
-    checkParams('lockSetlists', PARAMS.lockSetlists, params);
-    for (const r of (await tx.run(CYPHER.lockSetlists, params)).records) {
+    for (const r of await run(tx, 'lockSetlists', { serviceIds })) {
       const id = fromInt(r.get('id'), 'service id');
       out.set(id, {
         id,
@@ -138,7 +135,7 @@ export class WritePlan {
     const held = [...this.songs];
     if (this.options.ordered && held.some((id) => id > lowest)) throw new Error(`lock order: song ${lowest} locked after song ${Math.max(...held)}`);
     for (const id of songIds) this.songs.add(id);
-    return this.add('lockSongs', { songIds: songIds.map(toInt) }, wrote('lockSongs', 'locked', songIds.length, missing));
+    return this.add('lockSongs', { songIds: songIds }, wrote('lockSongs', 'locked', songIds.length, missing));
   }
 
   /** Songs the plan creates (a catalogue import): new nodes, held by their creator. */
@@ -168,8 +165,8 @@ export class WritePlan {
   }
 
   private add(name: StatementName, params: Params, check?: Step['check']): this {
-    checkParams(name, PARAMS[name], params);
-    this.steps.push({ name, params, check });
+    // Encoded now: a step that does not fit its declaration fails before anything is sent.
+    this.steps.push({ name, params: encodeParams(name, PARAMS[name], params), check });
     return this;
   }
 

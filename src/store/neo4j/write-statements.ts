@@ -1,9 +1,8 @@
-import type { ParamDecl } from './statements';
+import type { Statement } from './statements';
 
 /**
  * The statements of the Neo4j write path that keeps up (./setlists.ts, ./aggregates.ts): each one
- * declared once, its parameters beside its text. `CYPHER` and `PARAMS` (./statements.ts) take
- * them in, so the linter, the statement coverage and the plan pins see them like the others.
+ * declared once, its parameters beside its text, part of STATEMENTS (./statements.ts).
  *
  * A write reads what it changes in one round trip (lockSetlists, under the services' locks), works
  * out every change in TypeScript, then sends them all at once (./pipeline.ts): the song locks,
@@ -244,16 +243,5 @@ MERGE (q:Sequence {name: 'PERFORMED_IN'})
 SET q.value = q.value + $count
 RETURN q.value AS high`,
   },
-} as const satisfies Record<string, { params: ParamDecl; cypher: string }>;
+} as const satisfies Record<string, Statement>;
 
-export type WriteStatementName = keyof typeof WRITE_STATEMENTS;
-
-type Texts<T> = { [K in keyof T]: string };
-type Decls<T> = { [K in keyof T]: T[K] extends { params: infer P } ? P : never };
-
-export const WRITE_CYPHER = Object.fromEntries(Object.entries(WRITE_STATEMENTS).map(([k, v]) => [k, v.cypher])) as Texts<
-  typeof WRITE_STATEMENTS
->;
-export const WRITE_PARAMS = Object.fromEntries(Object.entries(WRITE_STATEMENTS).map(([k, v]) => [k, v.params])) as Decls<
-  typeof WRITE_STATEMENTS
->;

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { artistKey, spellingsByKey } from '../../domain/artists';
+import { spellingsByKey } from '../../domain/artists';
 import { fts5Query } from '../../domain/search';
 import { orderAfterLink, placesToWrite, songIds, type PlacedSong } from '../../domain/setlist';
 import { StoreUnavailableError } from '../../errors';
