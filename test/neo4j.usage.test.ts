@@ -112,11 +112,11 @@ const ids = (s: SentStatement, key: string) => ((s.params as Record<string, stri
 const ascendingStrictly = (list: number[]) => list.every((x, i) => i === 0 || list[i - 1] < x);
 
 /** Statements that take no lock of their own: they read, or write only what the transaction holds. */
-const HOLDING = new Set(['writeLinks', 'moveUsage', 'movePairs', 'placeLinks', 'servicesOfSong', 'artistKeysOfSongs', 'updateService', 'deleteService']);
+const HOLDING = new Set(['writeLinks', 'moveUsage', 'movePairs', 'placeLinks', 'servicesOfSong', 'updateService', 'deleteService', 'updateSong']);
 /** The phase of the lock order (src/store/neo4j/write-plan.ts) each locking statement takes its locks in. */
 const PHASE: Record<string, number> = {
-  lockSetlists: 0, createService: 0, lockSongs: 1, updateSong: 1,
-  createSong: 2, setSongArtists: 2, deleteSong: 2, moveArtists: 2, refreshSpellings: 2,
+  lockSetlists: 0, createService: 0, lockSongs: 1,
+  createSong: 2, setSongArtists: 2, deleteSong: 2, moveArtists: 2, moveSpellings: 2,
   movePeriods: 3,
 };
 

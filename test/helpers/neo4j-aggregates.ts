@@ -100,8 +100,9 @@ const PREFIX: Record<ServiceType, string> = { SUN_AM: 'sunAm', SUN_PM: 'sunPm', 
 /**
  * Every artist's totals recomputed from scratch from a snapshot (statements.ts header): per key,
  * the spelling most used among its songs' entries of that key (ties by spelling), the per-type
- * and total times of its songs, and per mask of types the songs sung in any of them. Artists
- * whose songs are all gone are zeros without a spelling.
+ * and total times of its songs, and per mask of types the songs sung in any of them; the uses of
+ * each entry of that key (what the spelling is read from). Artists whose songs are all gone are
+ * zeros without a spelling.
  */
 export function artistTotals(snapshot: Snapshot, keys: string[]): Record<string, Record<string, unknown>> {
   const typeOf = new Map(snapshot.services.map((v) => [v.id, v.serviceType]));
@@ -119,6 +120,8 @@ export function artistTotals(snapshot: Snapshot, keys: string[]): Record<string,
     const [spelling] = [...uses].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0] ?? [];
     const mine = songs.map((s) => times.get(s.id) ?? { SUN_AM: 0, SUN_PM: 0, WED: 0 });
     const totals: Record<string, unknown> = spelling === undefined ? {} : { spelling };
+    // The counts the spelling is read from: each entry that folds to the key, and its uses.
+    totals.spellings = Object.fromEntries([...uses].sort(([a], [b]) => (a < b ? -1 : 1)));
     for (const t of TYPE_BITS) totals[`${PREFIX[t]}Times`] = mine.reduce((sum, m) => sum + m[t], 0);
     totals.usageTimes = mine.reduce((sum, m) => sum + m.SUN_AM + m.SUN_PM + m.WED, 0);
     for (let mask = 1; mask <= 7; mask++) {
@@ -135,8 +138,12 @@ export async function expectArtistTotalsExact(store: Store, driver: Driver, cont
   const { records } = await driver.executeQuery('MATCH (a:Artist) RETURN a.key AS key, properties(a) AS props ORDER BY key', {}, { database });
   const stored = Object.fromEntries(
     records.map((r) => {
-      const { key: _key, ...props } = r.get('props') as Record<string, unknown>;
-      return [r.get('key') as string, Object.fromEntries(Object.entries(props).map(([k, v]) => [k, neo4j.isInt(v) ? v.toNumber() : v]))];
+      const { key: _key, spellings, spellingUses, ...props } = r.get('props') as Record<string, unknown>;
+      const uses = (spellingUses as unknown[] | undefined)?.map(Number) ?? [];
+      // Two lists side by side, in no particular order: compared as one map.
+      const counts = (spellings as string[] | undefined)?.map((name, i) => [name, uses[i]] as const).sort(([a], [b]) => (a < b ? -1 : 1));
+      const plain = Object.fromEntries(Object.entries(props).map(([k, v]) => [k, neo4j.isInt(v) ? v.toNumber() : v]));
+      return [r.get('key') as string, counts ? { ...plain, spellings: Object.fromEntries(counts) } : plain];
     }),
   );
   // Every key of a song has its node (and nodes outlive their songs).

@@ -141,6 +141,9 @@ RETURN count(v) AS rows, max(v.id) AS last`;
  * Artists written since carry them (every write that touches an artist's songs refreshes it), so
  * `usageTimes IS NULL` finds only old ones, and each batch leaves fewer: an Artist has no id to
  * page by, so `$after` (from -1) only carries a running count, returned as `last`.
+ * `artistSpellings` gives artists written before their spelling counts (`spellings`,
+ * `spellingUses`: writers move them by the songs that join or leave an artist) those counts,
+ * from their songs, the same way (`spellingUses IS NULL` finds only old ones).
  */
 export const BATCHED_DATA_CYPHER = {
   linkCopies: perServiceBatch(`
@@ -182,6 +185,14 @@ RETURN count(s) AS rows, max(s.id) AS last`,
   artistTotals: `
 MATCH (a:Artist)
 WHERE a.usageTimes IS NULL
+WITH a
+ORDER BY a.key
+LIMIT ${DATA_BATCH}
+${REFRESH_ARTIST}
+RETURN count(a) AS rows, $after + count(a) AS last`,
+  artistSpellings: `
+MATCH (a:Artist)
+WHERE a.spellingUses IS NULL
 WITH a
 ORDER BY a.key
 LIMIT ${DATA_BATCH}
@@ -272,6 +283,7 @@ export const BATCHED_DATA_PARAMS = {
   linkIds: { after: 'INTEGER' },
   songPairs: { after: 'INTEGER' },
   artistTotals: { after: 'INTEGER' },
+  artistSpellings: { after: 'INTEGER' },
 } as const satisfies Record<keyof typeof BATCHED_DATA_CYPHER, ParamDecl>;
 
 interface Step {

@@ -163,12 +163,8 @@ export class RunAgain extends Error {}
  */
 export async function deleteSong(tx: Tx, deps: SetlistDeps, id: number): Promise<boolean> {
   const servicesOf = (rows: Neo4jRecord[]) => rows.map((r) => fromInt(r.get('serviceId'), 'service id'));
-  const keysOf = (rows: Neo4jRecord[]) => rows.map((r) => r.get('key') as string).sort();
   // Read without locks: checked again under the song's lock below.
-  const [first, keys] = await Promise.all([
-    run(tx, 'servicesOfSong', { id }).then(servicesOf),
-    run(tx, 'artistKeysOfSongs', { ids: [id] }).then(keysOf),
-  ]);
+  const first = servicesOf(await run(tx, 'servicesOfSong', { id }));
   const plan = new WritePlan();
   const services = [...(await plan.lockSetlists(tx, first)).values()];
   const transitions: SetlistTransition[] = services.map((v) => ({
@@ -183,15 +179,12 @@ export async function deleteSong(tx: Tx, deps: SetlistDeps, id: number): Promise
   plan.onSongs([id], 'servicesOfSong', { id: id }, (rows) => {
     if (servicesOf(rows).join() !== services.map((v) => v.id).join()) throw new RunAgain(`song ${id} was linked beside its delete`);
   });
-  plan.onSongs([id], 'artistKeysOfSongs', { ids: [id] }, (rows) => {
-    if (keysOf(rows).join('\n') !== keys.join('\n')) throw new RunAgain(`song ${id}'s artists changed beside its delete`);
-  });
   const effects = { transitions, deletedSongs: [id] };
   const usage = moveUsage(plan, effects);
   moveArtists(plan, [...artistsOut([id]), ...artistDeltas(usage)]);
+  // Its entries stop counting for its artists' spellings, before it goes.
+  plan.locking('artists', 'moveSpellings', { rows: [{ id, sign: -1 }] }, wrote('moveSpellings', 'moved', 1));
   plan.locking('artists', 'deleteSong', { id: id }, wrote('deleteSong', 'deleted', 1, false));
-  // Its entries no longer count for its artists' spelling.
-  plan.locking('artists', 'refreshSpellings', { keys }, wrote('refreshSpellings', 'refreshed', keys.length));
   const rows = services.flatMap((v) =>
     placesToWrite(
       placedOf(v).filter((p) => p.songId !== id),

@@ -106,7 +106,7 @@
 
 import { perOrder, SERVICE_AFTER, SERVICE_PAGE, SONG_AFTER, SONG_PAGE } from '../list-statements';
 import { PERIOD_PROPERTIES, PERIOD_STATEMENTS } from './period-statements';
-import { WRITE_STATEMENTS } from './write-statements';
+import { FOLD, SPELLINGS, WRITE_STATEMENTS } from './write-statements';
 
 /** Parameter types as Cypher names them; `?` means null is allowed (patch fields). */
 export type ScalarType =
@@ -226,13 +226,15 @@ export const TYPE_MASKS = [1, 2, 3, 4, 5, 6, 7] as const;
 /** Every maintained total of an Artist (see the header); `usageTimes` and `<t>Times` also name Song properties. */
 export const ARTIST_PROPERTIES = [
   'spelling',
+  'spellings',
+  'spellingUses',
   ...USAGE_TYPES.map(([, prefix]) => `${prefix}Times`),
   'usageTimes',
   ...TYPE_MASKS.map((m) => `songs${m}`),
 ];
-/** A new artist's totals: no song sung yet (moveArtists moves them from there). */
+/** A new artist's totals: no song sung yet, no spelling counted (moveArtists, SPELLINGS move them from there). */
 const ARTIST_ZEROS = ARTIST_PROPERTIES.filter((p) => p !== 'spelling')
-  .map((p) => `a.${p} = 0`)
+  .map((p) => (p.startsWith('spelling') ? `a.${p} = []` : `a.${p} = 0`))
   .join(', ');
 const sungIn = (mask: number) =>
   USAGE_TYPES.filter((_, bit) => mask & (1 << bit))
@@ -257,15 +259,15 @@ CALL (a) {
     ${TYPE_MASKS.map((m) => `sum(CASE WHEN ${sungIn(m)} THEN 1 ELSE 0 END) AS songs${m}`).join(',\n    ')}
 }
 CALL (a) {
-  MATCH (a)<-[:BY]-(t:Song)
-  UNWIND t.artists AS spelling
+  OPTIONAL MATCH (a)<-[:BY]-(t:Song)
+  UNWIND coalesce(t.artists, []) AS spelling
   WITH a, spelling
-  WHERE normalize(toLower(toUpper(trim(normalize(spelling, NFC)))), NFC) = a.key
+  WHERE ${FOLD('spelling')} = a.key
   WITH spelling, count(*) AS uses
   ORDER BY uses DESC, spelling
-  RETURN collect(spelling)[0] AS spelling
+  RETURN collect(spelling)[0] AS spelling, collect(spelling) AS spellings, collect(uses) AS spellingUses
 }
-SET a.spelling = spelling,
+SET a.spelling = spelling, a.spellings = spellings, a.spellingUses = spellingUses,
     ${USAGE_TYPES.map(([, p]) => `a.${p}Times = ${p}Times`).join(', ')},
     a.usageTimes = ${USAGE_TYPES.map(([, p]) => `${p}Times`).join(' + ')},
     ${TYPE_MASKS.map((m) => `a.songs${m} = songs${m}`).join(', ')}`;
@@ -415,6 +417,8 @@ ${nextId('Song')}
 CREATE (s:Song {id: q.value, name: $name, artists: $artists, ccliNumber: $ccliNumber, copyright: $copyright,
                 ${ZERO_USAGE.map((p) => `${p}: 0`).join(', ')}})
 FOREACH (key IN $artistKeys | MERGE (a:Artist {key: key}) ON CREATE SET ${ARTIST_ZEROS} MERGE (s)-[:BY]->(a))
+WITH s
+${SPELLINGS('1')}
 RETURN ${SONG}`,
   },
   /** Licensing fields: $set<Field> true writes $<field> (null removes the property), false keeps it. */
@@ -823,14 +827,6 @@ SET q.value = CASE WHEN q.value < row.value THEN row.value ELSE q.value END
 RETURN count(q) AS raised`,
   },
   // Artist totals (see the header)
-  /** The artists of songs (BY): the ones a song leaves or a song delete takes, read before the write. */
-  artistKeysOfSongs: {
-    params: { ids: 'LIST<INTEGER>' },
-    cypher: `
-UNWIND $ids AS songId
-MATCH (:Song {id: songId})-[:BY]->(a:Artist)
-RETURN DISTINCT a.key AS key`,
-  },
   ping: {
     params: {},
     cypher: 'RETURN 1 AS ok',

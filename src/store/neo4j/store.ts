@@ -267,50 +267,40 @@ export class Neo4jStore implements Store {
   }
 
   createSong(input: SongInput) {
-    return this.write(async (tx) => {
-      // A new song counts nothing yet: only its artists' spelling may change.
-      const params = createSongParams(input);
-      const plan = new WritePlan().locking('artists', 'createSong', params);
-      plan.locking('artists', 'refreshSpellings', { keys: params.artistKeys }, wrote('refreshSpellings', 'refreshed', params.artistKeys.length));
-      const [rows] = await plan.send(tx);
-      return toSong(rows[0]);
-    });
+    // A new song counts no usage yet; its entries count for its artists' spellings (createSong).
+    return this.write(async (tx) => toSong((await run(tx, 'createSong', createSongParams(input)))[0]));
   }
 
   /**
-   * A song's artists changed: its usage leaves the artists it had and joins the new ones (the
-   * song locked first, its old keys read under the lock), then the spellings of both are worked
-   * out again.
+   * One round trip, the song locked first: when its artists change, its entries leave their
+   * spellings before it changes and its usage leaves the artists it had; both join the new ones
+   * after. Nothing reads an artist's other songs.
    */
   updateSong(id: number, patch: SongPatch) {
     return this.write(async (tx) => {
       const plan = new WritePlan().lockSongs([id], null);
-      plan.onSongs([id], 'artistKeysOfSongs', { ids: [id] });
-      const locked = await plan.send(tx).catch((err: unknown) => {
-        if (err instanceof RolledBack) return null;
-        throw err;
-      });
-      if (!locked) return null;
-      const left = locked[1].map((r) => r.get('key') as string);
+      const artists = patch.artists !== undefined;
+      if (artists) plan.locking('artists', 'moveSpellings', { rows: [{ id, sign: -1 }] });
+      let updated: Neo4jRecord | undefined;
       plan.onSongs([id], 'updateSong', {
-        id: id,
+        id,
         name: patch.name ?? null,
         artists: patch.artists ?? null,
         setCcliNumber: patch.ccliNumber !== undefined,
         ccliNumber: patch.ccliNumber ?? null,
         setCopyright: patch.copyright !== undefined,
         copyright: patch.copyright ?? null,
+      }, (rows) => {
+        updated = rows[0];
       });
-      if (patch.artists !== undefined) {
-        const keys = distinctKeys(patch.artists);
+      if (artists) {
         moveArtists(plan, artistsOut([id]));
-        plan.locking('artists', 'setSongArtists', { rows: [{ id: id, artistKeys: keys }] }, wrote('setSongArtists', 'songs', 1));
+        plan.locking('artists', 'setSongArtists', { rows: [{ id, artistKeys: distinctKeys(patch.artists!) }] }, wrote('setSongArtists', 'songs', 1));
         moveArtists(plan, artistsIn([id]));
-        const all = [...new Set([...left, ...keys])].sort();
-        plan.locking('artists', 'refreshSpellings', { keys: all }, wrote('refreshSpellings', 'refreshed', all.length));
+        plan.locking('artists', 'moveSpellings', { rows: [{ id, sign: 1 }] }, wrote('moveSpellings', 'moved', 1));
       }
-      const [updated] = await plan.send(tx);
-      return toSong(updated[0]);
+      await plan.send(tx);
+      return toSong(updated!);
     });
   }
 

@@ -71,16 +71,14 @@ export async function importSnapshot(tx: Tx, deps: SetlistDeps, snapshot: Snapsh
   // moving one's usage commits first, or waits for the import, and its artists see each change once.
   for (const part of slices(songIds)) steps.step('lockSongs', { songIds: [...part].sort((a, b) => a - b) });
   for (const part of slices(songIds)) moveArtists(steps, artistsOut(part));
-  const keys = new Set<string>();
-  for (const part of slices(songIds)) steps.step('artistKeysOfSongs', { ids: part });
-  for (const rows of await steps.send(tx)) for (const r of rows) if (r.has('key')) keys.add(r.get('key') as string);
+  for (const part of slices(songIds)) steps.step('moveSpellings', { rows: part.map((id) => ({ id, sign: -1 })) });
 
   for (const part of slices(snapshot.songs)) {
     steps.step('importSongs', {
       rows: part.map((s) => ({ id: s.id, name: s.name, artists: s.artists, ...licensingOf(licensing, s.id) })),
     }, wrote('importSongs', 'written', part.length));
     steps.step('setSongArtists', { rows: part.map((s) => ({ id: s.id, artistKeys: distinctKeys(s.artists) })) }, wrote('setSongArtists', 'songs', part.length));
-    for (const s of part) for (const k of distinctKeys(s.artists)) keys.add(k);
+    steps.step('moveSpellings', { rows: part.map((s) => ({ id: s.id, sign: 1 })) }, wrote('moveSpellings', 'moved', part.length));
   }
   for (const part of slices(snapshot.services)) {
     steps.step('importServices', {
@@ -121,8 +119,6 @@ export async function importSnapshot(tx: Tx, deps: SetlistDeps, snapshot: Snapsh
   }));
   const plan = unordered();
   maintain(plan, { effects: { transitions }, zone: deps.zone, artists: artistsIn(songIds) });
-  const all = [...keys].sort();
-  for (const part of slices(all)) plan.step('refreshSpellings', { keys: part }, wrote('refreshSpellings', 'refreshed', part.length));
   await plan.send(tx);
   return snapshotCounts(snapshot);
 }
@@ -143,12 +139,8 @@ export async function importCatalogue(tx: Tx, deps: SetlistDeps, batch: Catalogu
     batch.services.flatMap((v) => v.songIds),
     new CatalogueError('a setlist names a song that does not exist'),
   );
-  const keys = new Set<string>();
-  for (const input of batch.songs) {
-    const params = createSongParams(input);
-    for (const k of params.artistKeys) keys.add(k);
-    plan.locking('artists', 'createSong', params);
-  }
+  // Each new song's entries count for its artists' spellings as it is made (createSong).
+  for (const input of batch.songs) plan.locking('artists', 'createSong', createSongParams(input));
   const rows = await plan.send(tx);
   const services: ServiceRecord[] = rows.slice(0, batch.services.length).map((r) => toService(r[0]));
   const songs: SongRecord[] = rows.slice(rows.length - batch.songs.length).map((r) => toSong(r[0]));
@@ -167,8 +159,6 @@ export async function importCatalogue(tx: Tx, deps: SetlistDeps, batch: Catalogu
       created: songIds.map((songId, k) => ({ songId: songId, position: k + 1, seq: seqs[next++] })),
     }, wrote('writeLinks', 'created', songIds.length));
   });
-  const all = [...keys].sort();
-  if (all.length > 0) plan.locking('artists', 'refreshSpellings', { keys: all }, wrote('refreshSpellings', 'refreshed', all.length));
   maintain(plan, { effects: { transitions }, zone: deps.zone });
   await plan.send(tx);
   return { songs, services };

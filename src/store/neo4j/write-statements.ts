@@ -67,6 +67,43 @@ const meets = (x: string, m: number) =>
     .filter(Boolean)
     .join(' OR ')})`;
 
+/** Cypher: the key `artistKey` (src/domain/artists.ts) gives an entry, as the artists report folds it. */
+export const FOLD = (x: string) => `normalize(toLower(toUpper(trim(normalize(${x}, NFC)))), NFC)`;
+
+/**
+ * Move the spelling counts of the bound song `s`'s artists by `sign` (1: its entries count, -1:
+ * they stop counting): each Artist keeps `spellings` and `spellingUses`, the entries of its songs
+ * that fold to its key and how many times each is used (none at zero), and `spelling`, the most
+ * used (ties by spelling), worked out from those few. A unit subquery: the artists (the song's BY
+ * edges) locked in key order, none of their other songs read.
+ */
+export const SPELLINGS = (sign: string) => `CALL (s) {
+  MATCH (s)-[:BY]->(a:Artist)
+  UNWIND s.artists AS entry
+  WITH a, entry, ${sign} AS sign
+  WHERE ${FOLD('entry')} = a.key
+  WITH a, entry, sum(sign) AS uses
+  ORDER BY a.key
+  WITH a, collect([entry, uses]) AS changes
+  SET a._lock = true
+  REMOVE a._lock
+  WITH a, reduce(acc = [coalesce(a.spellings, []), coalesce(a.spellingUses, [])], c IN changes |
+    CASE WHEN c[0] IN acc[0]
+      THEN [acc[0], [i IN range(0, size(acc[0]) - 1) | acc[1][i] + CASE WHEN acc[0][i] = c[0] THEN c[1] ELSE 0 END]]
+      ELSE [acc[0] + [c[0]], acc[1] + [c[1]]]
+    END) AS merged
+  WITH a, merged, [i IN range(0, size(merged[0]) - 1) WHERE merged[1][i] > 0] AS kept
+  SET a.spellings = [i IN kept | merged[0][i]], a.spellingUses = [i IN kept | merged[1][i]]
+  WITH a
+  CALL (a) {
+    UNWIND range(0, size(a.spellings) - 1) AS i
+    WITH a.spellings[i] AS spelling, a.spellingUses[i] AS uses
+    ORDER BY uses DESC, spelling
+    RETURN collect(spelling)[0] AS best
+  }
+  SET a.spelling = best
+}`;
+
 export const WRITE_STATEMENTS = {
   /**
    * Write-lock services (ascending ids, so writers lock them in one order) and read what a
@@ -204,30 +241,17 @@ RETURN count(a) AS moved`,
   },
 
   /**
-   * The spelling each artist shows (./statements.ts header), worked out again from its songs'
-   * entries: only writes that change a song's artists (create, artists changed, delete, imports)
-   * call it, never a setlist write. Keys ascending; each artist locked before its songs are read.
-   * The count of artists found.
+   * Songs joining (`sign` 1) or leaving (-1) the spelling counts of their artists (SPELLINGS in
+   * ./statements.ts): a song leaves before its artists or entries change or it goes, and joins
+   * after. Every row's song locked by the caller. The count of songs.
    */
-  refreshSpellings: {
-    params: { keys: 'LIST<STRING>' },
+  moveSpellings: {
+    params: { rows: { rows: { id: 'INTEGER', sign: 'INTEGER' } } },
     cypher: `
-UNWIND $keys AS key
-MATCH (a:Artist {key: key})
-SET a._lock = true
-REMOVE a._lock
-WITH a
-CALL (a) {
-  OPTIONAL MATCH (a)<-[:BY]-(t:Song)
-  UNWIND coalesce(t.artists, []) AS spelling
-  WITH a, spelling
-  WHERE normalize(toLower(toUpper(trim(normalize(spelling, NFC)))), NFC) = a.key
-  WITH spelling, count(*) AS uses
-  ORDER BY uses DESC, spelling
-  RETURN collect(spelling)[0] AS spelling
-}
-SET a.spelling = spelling
-RETURN count(a) AS refreshed`,
+UNWIND $rows AS row
+MATCH (s:Song {id: row.id})
+${SPELLINGS('row.sign').replace('CALL (s) {', 'CALL (s, row) {')}
+RETURN count(s) AS moved`,
   },
 
   /**
