@@ -203,7 +203,7 @@ const EXPECTED: Record<string, Expected> = {
   usageTimeline: { reads: ['timeline_zone_name', 'period_range', 'performed_in_date'], sorts: ['Sort(timeline_zone_name)'] },
   // Timeline period deltas: each period by its key, and per song of a row its links in the
   // period off performed_in_song (its id, then the period's dates): never the period's links.
-  movePeriods: { reads: ['timeline_zone_name', 'period_key', 'performed_in_song'] },
+  movePeriods: { reads: ['timeline_zone_name', 'period_key', 'performed_in_song_type'] },
   // Recomputing a period: its services off service_date, its links off performed_in_date.
   recomputePeriods: { reads: ['timeline_zone_name', 'period_key', 'service_date', 'performed_in_date'] },
   // The run: Service.date backwards from $to, cut at $lastServices (no sort of the services);

@@ -36,7 +36,7 @@ const IN_WINDOW = (r: string) => `${r}.date >= $from AND ${r}.date <= $to AND ${
 const SONG_WINDOW_SEEK = (r: string, songId: string) => `USING INDEX SEEK ${r}:PERFORMED_IN(songId, date, serviceId)
 WHERE ${r}.songId = ${songId} AND ${r}.serviceId IS NOT NULL AND ${IN_WINDOW(r)}`;
 
-/** Whether link `r` of service `v` opens (closes) its setlist (shared with refreshSongUsage). */
+/** Whether link `r` of service `v` opens (closes) its setlist (shared with REFRESH_USAGE, the usage migration's recomputation). */
 const ENDS = LINK_ENDS;
 
 const perType = (type: string, alias: string) =>
@@ -128,7 +128,7 @@ const COMBINED = `${over('', ' + ')} AS times,
  * newest first throughout): exactly RANKED's order, since a
  * never-sung song has times 0 and no dates. Each part reads at most $offset + $limit songs in
  * order; `sung` picks the index (a song is sung iff usageTimes > 0 iff it has a last and a first
- * date: refreshSongUsage writes them from the same links). The tie-break by id needs a sort, of
+ * date: the writers move them by the same links). The tie-break by id needs a sort, of
  * only the songs that tie on the index key when the planner uses a partial sort; the never-sung
  * songs are read in order off song_usage_times_id (see unsungOrder). The count is
  * two COUNT subqueries, each driven by the same index (the filters read the songs it finds).
@@ -416,7 +416,7 @@ RETURN services, firstService, lastService, songs`,
 
   /**
    * Counts come from the (:Artist {key}) nodes, whose keys are exactly src/domain/artists.ts's.
-   * The spelling shown is the artist's maintained one (./statements.ts, refreshArtists).
+   * The spelling shown is the artist's maintained one (./statements.ts, moveSpellings).
    */
   artistUsage: `
 MATCH (a:Artist)<-[:BY]-(s:Song)-[r:PERFORMED_IN]->()

@@ -123,22 +123,22 @@ RETURN count(v) AS rows, max(v.id) AS last`;
  * or waits for it; it changes no song's usage (the order, hence the ends, stays).
  *
  * `songUsage` fills the maintained usage properties (./statements.ts) of songs written before
- * they existed, recomputed from their links exactly as refreshSongUsage does (the same text,
+ * they existed, recomputed from their links (REFRESH_USAGE,
  * taking each song's lock before reading its links, so a writer running beside the migration
  * cannot be missed). Songs written since carry them (createSong and importSongs set zeros, every
- * link write refreshes), so `usageTimes IS NULL` finds only old songs.
+ * link write moves them), so `usageTimes IS NULL` finds only old songs.
  *
  * `linkIds` copies the song's and the service's ids onto links written before the
  * performed_in_song index (r.songId, r.serviceId): links are never moved to another song or
  * service, so the copies never change once set. Like `linkCopies`, each service's lock first.
  *
  * `songPairs` makes the song pairs ("songs sung with": ./pairs.ts) of every song, in id order, from
- * its links, as imports do (REFRESH_PAIRS: the song's lock first, its old pairs replaced, so a
+ * its links (REFRESH_PAIRS: the song's lock first, its old pairs replaced, so a
  * batch cut short is simply run again). Writers since keep them by deltas.
  * `artistTotals` fills the maintained totals of artists (./statements.ts) written before they
- * existed, recomputed from their songs exactly as refreshArtists does (the same text, locking each
+ * existed, recomputed from their songs (REFRESH_ARTIST, locking each
  * artist, in key order, before reading its songs; after `songUsage`, whose totals it sums).
- * Artists written since carry them (every write that touches an artist's songs refreshes it), so
+ * Artists written since carry them (made with zeros, moved by every write that touches their songs), so
  * `usageTimes IS NULL` finds only old ones, and each batch leaves fewer: an Artist has no id to
  * page by, so `$after` (from -1) only carries a running count, returned as `last`.
  * `artistSpellings` gives artists written before their spelling counts (`spellings`,

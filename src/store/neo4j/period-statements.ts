@@ -56,7 +56,8 @@ export const PERIOD_STATEMENTS = {
    * Period locks (the MERGE, then the SET) are taken in one order. Per song of a row, `others`
    * are the types of its links in the period to services other than `$serviceIds` (the write's
    * own services, whose links the write has changed and whose before and after the row carries):
-   * one seek of performed_in_song (its id, the period's dates). Those links are the same before
+   * per type, whether one exists, a seek of performed_in_song_type (its id, the type, the period's
+   * dates) that stops at the first such link, however often the song was sung there. Those links are the same before
    * and after the write, so the counts read here are not the ones being changed. The count of
    * periods moved.
    */
@@ -83,11 +84,18 @@ WITH p, row
 CALL (row) {
   UNWIND range(0, size(row.songIds) - 1) AS k
   WITH row, row.songIds[k] AS songId, row.beforeBits[k] AS before, row.afterBits[k] AS after
-  CALL (row, songId) {
+${PERIOD_TYPES.map(
+    (t) => `  CALL (row, songId) {
     OPTIONAL MATCH ()-[q:PERFORMED_IN]->()
-    WHERE q.songId = songId AND q.date >= row.start AND q.date <= row.end AND NOT q.serviceId IN $serviceIds
-    RETURN collect(DISTINCT q.serviceType) AS others
-  }
+    USING INDEX SEEK q:PERFORMED_IN(songId, serviceType, date)
+    WHERE q.songId = songId AND q.serviceType = '${t.type}' AND q.date >= row.start AND q.date <= row.end
+      AND NOT q.serviceId IN $serviceIds
+    WITH q
+    LIMIT 1
+    RETURN CASE WHEN q IS NULL THEN [] ELSE ['${t.type}'] END AS ${t.prefix}Other
+  }`,
+  ).join('\n')}
+  WITH row, songId, before, after, ${PERIOD_TYPES.map((t) => `${t.prefix}Other`).join(' + ')} AS others
   RETURN ${MASKS.map(
     (m) => `sum(CASE WHEN ${meets(m, 'after')} THEN 1 ELSE 0 END) - sum(CASE WHEN ${meets(m, 'before')} THEN 1 ELSE 0 END) AS d${m}`,
   ).join(',\n    ')}

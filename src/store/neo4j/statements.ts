@@ -21,81 +21,44 @@
  * An Artist whose last song goes keeps its node: deleting it would race with a concurrent MERGE
  * linking to it, and an orphan costs one index entry.
  *
- * Positions are the songs' places in the setlist, 1..n without gaps (docs/API.md). A link write
- * locks the service, then the song(s), reads the setlist's order (linkOrders), computes the new
- * order in TypeScript (src/domain/setlist.ts, shared with SQLite) and writes the positions that
- * changed (placeLinks) and the links that are new (createLinks).
+ * Positions are the songs' places in the setlist, 1..n without gaps (docs/API.md). A setlist
+ * write (./setlists.ts) locks and reads the service's setlist (lockSetlists), computes the new
+ * order in TypeScript (src/domain/setlist.ts, shared with SQLite) and writes the links removed,
+ * moved and made in one statement (writeLinks).
  *
  * Why a `seq` on PERFORMED_IN: the link order, unique across the store like SQLite's
- * performed_in.id, so snapshots move links between the stores unchanged. It comes from the
- * PERFORMED_IN sequence node, whose lock is the one store-wide lock left on the link path: only
- * createLinks takes it, as the last lock of its transaction, so it is held for that statement,
- * the usage refresh of the songs the transaction already locked, and the commit; moves, unlinks
- * and deletes never take it.
+ * performed_in.id, so snapshots move links between the stores unchanged. Seqs come from blocks
+ * each process reserves from the PERFORMED_IN sequence in transactions of their own
+ * (./link-seqs.ts), so no writer holds a lock every link write would queue on.
  *
  * Song usage (maintained aggregates): every Song carries, per service type T (prefix sunAm, sunPm,
  * wed) and for all types together (prefix usage), `<t>Times` (its links to services of that type;
  * a song is linked at most once per service, so this is the number of services), `<t>First` and
  * `<t>Last` (min and max link date, absent when none), `<t>Openers` and `<t>Closers` (links that
- * are first / last of their setlist: lowest position then lowest seq, highest position then
- * highest seq). All-time analytics read these instead of every link (./analytics-statements.ts).
- * They are RECOMPUTED from the song's links by refreshSongUsage, never moved by deltas, in the
- * same write transaction as every write that changes them, for exactly the songs it changes:
- * songs linked or unlinked, songs that stop or start opening or closing a setlist, every song of
- * a service whose date or type changes or that is deleted. refreshSongUsage write-locks each song
- * before reading its links, so under read-committed it sees every committed link of that song:
- * a writer that changes a song's links or ends and has not committed yet cannot have refreshed
- * it yet (it would need the lock we hold), and refreshes it after we commit.
+ * are first / last of their setlist: position 1, position n). All-time analytics read these
+ * instead of every link (./analytics-statements.ts). Writes MOVE them by what they changed, in
+ * their own transaction (moveUsage, ./usage.ts): times and ends by deltas, first and last from
+ * the dates added, or sought again in index order when the link holding them went. The migration
+ * `data.songUsage` RECOMPUTES them for songs written before they existed (REFRESH_USAGE).
  *
  * Artist totals (maintained aggregates, the all-time artists report's): every Artist carries
  * `spelling` (the spelling the report shows: the most common entry among its songs' `artists`
- * whose Cypher-folded form equals its key, ties by spelling; absent when none), `<t>Times` per
- * service type (the sum of its songs' `<t>Times`), `usageTimes` (their sum), and `songs1` ..
- * `songs7`: per non-empty set of types, as a mask (bit 0 SUN_AM, bit 1 SUN_PM, bit 2 WED, like
- * SQLite's timeline masks), how many of its songs were sung at least once in those types. Like
- * song usage they are RECOMPUTED, by refreshArtists, from the artist's songs, never moved by
- * deltas, as the LAST statement of every write transaction that changes a song's usage, its
- * artists or its entries: for the artists of the songs it refreshed, created or updated, and the
- * artists a song left or a deleted song had. refreshArtists write-locks each artist before
- * reading its songs, so whichever writer locks an artist last (after the others commit) sees
- * every committed change of its songs: a writer that changed one of its songs and has not
- * committed yet has not refreshed it yet, and will after we commit.
+ * whose Cypher-folded form equals its key, ties by spelling; absent when none) with the counts it
+ * is read from (`spellings`, `spellingUses`), `<t>Times` per service type (the sum of its songs'
+ * `<t>Times`), `usageTimes` (their sum), and `songs1` .. `songs7`: per non-empty set of types,
+ * as a mask (bit 0 SUN_AM, bit 1 SUN_PM, bit 2 WED, like SQLite's timeline masks), how many of
+ * its songs were sung at least once in those types. Writes MOVE them by their songs' usage
+ * deltas and by the songs that join or leave the artist (moveArtists, moveSpellings); the
+ * migrations `data.artistTotals` and `data.artistSpellings` RECOMPUTE them (REFRESH_ARTIST).
  *
- * Locks (Neo4j holds a write lock until commit): setlist writes lock the Service node first, then
- * read its setlist, then lock, in ascending id order and in one statement, every Song of the
- * setlist before and after the write (their pairs change: ./pairs.ts), then (new links only) the
- * PERFORMED_IN sequence; the usage refresh and the pair deltas that follow the links only re-take
- * song locks already held (a pair relationship's write locks both its songs). A song delete locks the
- * services it is linked to (ascending id), reads their setlists, then locks the song and the
- * songs whose usage its removal changes (ascending); a service delete locks the service, then the
- * songs of its setlist (ascending, in the refresh); a service update locks the service (its SET),
- * then its songs (ascending, in the refresh, before its pairs move). Every writer takes locks in
- * that one order (service, then songs ascending, then the sequence, then the periods by key, then
- * the artists by key), so they queue instead of deadlocking: a transaction waiting for a lock holds
- * only locks earlier in the order, so no cycle of waits can form; and a delete cannot slip between
- * a link's existence check and its write. The periods: every write that changes a service or a
- * setlist ends by moving the timeline periods (maintain, movePeriods), one statement that locks
- * the Period nodes it changes in key order (key-ordered slices when there are more than 200; the
- * zone record is only read, and created once); the song locks already held are what make a
- * period's distinct-song delta safe, since it reads the song's links to other services and every
- * writer changing a song's links holds that song's lock. Last come the artists: refreshArtists,
- * the last statement of its transaction, locks the artists it refreshes in ascending key order,
- * in one statement. Writing a BY edge (a song created or deleted, its artists changed) may also
- * lock its Artist earlier, before the sequence in a catalogue import: the cycle that allows is
- * detected and retried, as below. The exceptions lock late: a
- * link made between a song delete's first read and its song lock; songs of a snapshot import
- * linked to its services without being in it; a catalogue import, which locks each new service's
- * songs in turn. The data migrations (./migrations.ts: link copies, setlist renumbering, link ids) lock
- * each service, ascending, before touching its links, like the setlist writers they run beside. Neo4j detects the deadlock this can cause and executeWrite retries the
- * transaction (src/store/neo4j/store.ts), within the driver's retry time.
+ * Locks: every writer goes through a WritePlan (./write-plan.ts), which takes locks only in the
+ * one order (services, songs, artists, periods) and refuses a step out of it; imports, which run
+ * with writers stopped, use an unordered plan, and Neo4j detects the deadlocks that can cause
+ * and the managed transaction runs again. The data migrations (./migrations.ts) lock each
+ * service, ascending, before touching its links, and each song before its usage, like the
+ * writers they run beside.
  *
- * What the refresh costs a write: each refreshed song's links are read with their setlists (a
- * song sung 200 times: 200 links), while the locks taken are held, the link sequence's included
- * when the write created links; a move inside a setlist refreshes no song at all. Then the artists
- * of the refreshed songs are recomputed from all their songs (one node each, no link), and their
- * locks held until commit: writers touching songs of one artist queue on it for that last step.
- *
- * Every write statement returns what it wrote (a row, or a count), and Neo4jStore checks it
+ * Every write statement returns what it wrote (a row, or a count), and the plan checks it
  * against what it meant to write, rolling the transaction back when they differ.
  *
  * Integers: every INTEGER parameter reaches Neo4j as a neo4j Integer: a JS number is sent as a

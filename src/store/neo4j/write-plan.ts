@@ -13,7 +13,7 @@ import { encodeParams, fromInt } from './values';
  * - `services`, ascending ids, in the first round trip (lockSetlists), which also reads them;
  * - `songs`, ascending ids, in one statement (lockSongs); the links, usage and pairs written after
  *   it touch only services and songs already held (a relationship write locks both its ends);
- * - `artists`, by key (moveArtists sorts them; refreshSpellings takes keys ascending);
+ * - `artists`, by key (moveArtists and moveSpellings sort them);
  * - `periods`, by key (movePeriods).
  *
  * Writes that create or delete a song, or change its artists, write BY relationships, which lock

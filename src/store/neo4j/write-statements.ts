@@ -31,6 +31,8 @@ export const USAGE_ROW_FIELDS = ['Times', 'Openers', 'Closers', 'AddedFirst', 'A
  * performed_in_song_type (song id, type, date) in index order, stopping at the first link. When
  * it is not, the seek is for song id -1, which no link has: the planner places a plain filter on
  * the flag above the seek, and a seek filtered to nothing would read every link of the song.
+ * The hint keeps the seek whatever the statistics said when the plan was made (a plan made on an
+ * empty graph scanned every link, and the plan cache kept it as the graph grew).
  */
 function endAfterWrite(type: string, prefix: string, end: 'First' | 'Last'): string {
   const [cmp, order, better] = end === 'First' ? ['<=', '', '<'] : ['>=', ' DESC', '>'];
@@ -41,6 +43,7 @@ function endAfterWrite(type: string, prefix: string, end: 'First' | 'Last'): str
 CALL (s, ${seek}) {
   CALL (s, ${seek}) {
     MATCH ()-[r:PERFORMED_IN]->()
+    USING INDEX SEEK r:PERFORMED_IN(songId, serviceType, date)
     WHERE r.songId = CASE WHEN ${seek} THEN s.id ELSE -1 END AND r.serviceType = '${type}' AND r.date IS NOT NULL
     WITH r
     ORDER BY r.songId${order}, r.serviceType${order}, r.date${order}
