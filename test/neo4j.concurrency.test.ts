@@ -21,10 +21,10 @@ import fc from 'fast-check';
 import type { Driver } from 'neo4j-driver';
 import type { ServiceType } from '../src/generated/graphql';
 import { CatalogueError } from '../src/store/catalogue';
-import type { Neo4jStore } from '../src/store/neo4j/store';
 import type { Snapshot } from '../src/store/types';
 import { neo4jTarget, suiteNeo4j } from './helpers/neo4j';
 import { expectAllAggregatesExact } from './helpers/neo4j-aggregates';
+import { applyWrite, type StoreWrite } from './helpers/store-writes';
 
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
@@ -58,18 +58,7 @@ const type = fc.constantFrom<ServiceType>('SUN_AM', 'SUN_PM', 'WED');
 const date = fc.record({ day: fc.integer({ min: 0, max: 13 }), hour: fc.constantFrom(10, 18, 19) }).map(({ day, hour }) => SUNDAY + day * DAY + hour * HOUR);
 const artists = fc.subarray(ARTISTS, { maxLength: 3 });
 
-type Op =
-  | { kind: 'link'; service: number; song: number; position?: number }
-  | { kind: 'unlink'; service: number; song: number }
-  | { kind: 'replace'; service: number; songs: number[] }
-  | { kind: 'updateService'; service: number; date?: number; serviceType?: ServiceType }
-  | { kind: 'deleteService'; service: number }
-  | { kind: 'deleteSong'; song: number }
-  | { kind: 'createService'; date: number; serviceType: ServiceType }
-  | { kind: 'createSong'; artists: string[] }
-  | { kind: 'updateSong'; song: number; artists: string[] }
-  | { kind: 'importCatalogue'; songs: number[]; date: number; serviceType: ServiceType }
-  | { kind: 'importSnapshot'; service: number; date: number; serviceType: ServiceType; songs: { id: number; artists: string[] }[] };
+type Op = StoreWrite;
 
 const op: fc.Arbitrary<Op> = fc.oneof(
   {
@@ -105,56 +94,6 @@ const op: fc.Arbitrary<Op> = fc.oneof(
 
 /** A round: 4 to 8 writes fired at once. */
 const round = fc.array(op, { minLength: 4, maxLength: 8 });
-
-/**
- * A small snapshot over a service of the starting store: the service (its date and type as
- * drawn) and the songs (their artists as drawn), each linked to it at positions 1..n. Link seqs
- * start at `seqBase`, above any the store has issued (the import raises the link sequence to
- * them), so links stay ordered by (position, seq) without ties. Ids the store has issued only: a
- * snapshot bringing an id above a sequence would race a concurrent create for it.
- */
-function snapshotOf(o: Extract<Op, { kind: 'importSnapshot' }>, seqBase: number): Snapshot {
-  return {
-    format: 'worship-records-snapshot',
-    version: 2,
-    songs: [...o.songs].sort((a, b) => a.id - b.id).map((s) => ({ id: s.id, name: `s${s.id}`, artists: s.artists })),
-    licensing: [],
-    services: [{ id: o.service, date: o.date, serviceType: o.serviceType }],
-    links: o.songs.map((s, i) => ({ serviceId: o.service, songId: s.id, position: i + 1, seq: seqBase + i })),
-    users: [],
-    sequences: { song: 0, service: 0, user: 0, link: 0 },
-  };
-}
-
-function apply(store: Neo4jStore, o: Op, seqBase: number): Promise<unknown> {
-  switch (o.kind) {
-    case 'link':
-      return store.linkSong(o.service, o.song, o.position);
-    case 'unlink':
-      return store.unlinkSong(o.service, o.song);
-    case 'replace':
-      return store.replaceSetlist(o.service, o.songs);
-    case 'updateService':
-      return store.updateService(o.service, { date: o.date, serviceType: o.serviceType });
-    case 'deleteService':
-      return store.deleteService(o.service);
-    case 'deleteSong':
-      return store.deleteSong(o.song);
-    case 'createService':
-      return store.createService({ date: o.date, serviceType: o.serviceType });
-    case 'createSong':
-      return store.createSong({ name: 'new', artists: o.artists });
-    case 'updateSong':
-      return store.updateSong(o.song, { artists: o.artists });
-    case 'importCatalogue':
-      return store.importCatalogue({
-        songs: [{ name: 'imported', artists: ['Bea'] }],
-        services: [{ service: { date: o.date, serviceType: o.serviceType }, songIds: o.songs }],
-      });
-    case 'importSnapshot':
-      return store.importSnapshot(snapshotOf(o, seqBase));
-  }
-}
 
 /** The one rejection a write may answer here: a catalogue naming a song that is gone (the batch rolls back). */
 const expectedRejection = (o: Op, err: unknown) => o.kind === 'importCatalogue' && err instanceof CatalogueError;
@@ -197,7 +136,7 @@ describe('Neo4j maintained aggregates under concurrent writes', () => {
         let seqBase = 1_000_000;
         for (const [r, writesOfRound] of rounds.entries()) {
           const bases = writesOfRound.map(() => (seqBase += 1_000));
-          const settled = await Promise.allSettled(writesOfRound.map((o, k) => apply(store, o, bases[k])));
+          const settled = await Promise.allSettled(writesOfRound.map((o, k) => applyWrite(store, o, bases[k])));
           writes += writesOfRound.length;
           const context = `after round ${r + 1} of ${JSON.stringify(rounds.slice(0, r + 1))}`;
           const unexpected = settled.flatMap((s, k) =>

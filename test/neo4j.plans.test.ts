@@ -104,7 +104,7 @@ const LISTS: StatementName[] = [
   'countServices', 'countServicesOfTypes', 'servicesInRange', 'countInRange',
   'setlists', 'setlistCounts', 'servicesForSongs', 'servicesForSongsCounts',
   'movePeriods', 'recomputePeriods',
-  'lockSetlists', 'writeLinks', 'moveUsage', 'moveArtists',
+  'lockSetlists', 'writeLinks', 'moveUsage', 'moveUsageAdded', 'moveArtists',
 ];
 
 /**
@@ -186,6 +186,8 @@ const EXPECTED: Record<string, Expected> = {
   // A song's usage moved by deltas: its unique seek, and each end sought again as one seek of
   // (song id, type, date) in index order cut at one link: no Sort, no Top.
   moveUsage: { reads: ['song_id', 'performed_in_song_type'] },
+  // Rows that removed no date: the song's unique seek alone, no link read.
+  moveUsageAdded: { reads: ['song_id'] },
   // Artists of the rows' songs (their BY edges), sorted by key for the lock order: only those rows.
   moveArtists: { reads: ['song_id'], sorts: ['Sort(song_id)'] },
   // All time, some types: the song's unique seek and its maintained pairs (no link read), ranked

@@ -27,6 +27,7 @@ import { SERVICE_TYPES } from '../src/domain/analytics/window';
 import type { ServiceType } from '../src/generated/graphql';
 import { CYPHER } from '../src/store/neo4j/statements';
 import { Neo4jStore } from '../src/store/neo4j/store';
+import { applyWrite, type StoreWrite } from './helpers/store-writes';
 import { usageDeltas } from '../src/store/neo4j/usage';
 import type { Driver } from 'neo4j-driver';
 import { neo4jTarget, suiteNeo4j } from './helpers/neo4j';
@@ -40,17 +41,7 @@ const service = fc.integer({ min: 1, max: SERVICES + 1 });
 const type = fc.constantFrom<ServiceType>(...SERVICE_TYPES);
 const date = fc.integer({ min: 0, max: 5 }).map((d) => 1_700_000_000_000 + d * 86_400_000);
 
-type Op =
-  | { kind: 'link'; service: number; song: number; position?: number }
-  | { kind: 'unlink'; service: number; song: number }
-  | { kind: 'replace'; service: number; songs: number[] }
-  | { kind: 'updateService'; service: number; date?: number; serviceType?: ServiceType }
-  | { kind: 'deleteService'; service: number }
-  | { kind: 'deleteSong'; song: number }
-  | { kind: 'createService'; date: number; serviceType: ServiceType }
-  | { kind: 'createSong' }
-  | { kind: 'updateSong'; song: number; artists: string[] }
-  | { kind: 'importCatalogue'; songs: number[]; date: number; serviceType: ServiceType };
+type Op = Exclude<StoreWrite, { kind: 'importSnapshot' }>;
 
 const op: fc.Arbitrary<Op> = fc.oneof(
   { weight: 6, arbitrary: fc.record({ kind: fc.constant('link' as const), service, song, position: fc.option(fc.integer({ min: 1, max: 7 }), { nil: undefined }) }) },
@@ -78,41 +69,17 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   },
 );
 
-async function apply(store: Neo4jStore, o: Op): Promise<unknown> {
-  switch (o.kind) {
-    case 'link':
-      return store.linkSong(o.service, o.song, o.position);
-    case 'unlink':
-      return store.unlinkSong(o.service, o.song);
-    case 'replace':
-      return store.replaceSetlist(o.service, o.songs);
-    case 'updateService':
-      return store.updateService(o.service, { date: o.date, serviceType: o.serviceType });
-    case 'deleteService':
-      return store.deleteService(o.service);
-    case 'deleteSong':
-      return store.deleteSong(o.song);
-    case 'createService':
-      return store.createService({ date: o.date, serviceType: o.serviceType });
-    case 'createSong':
-      return store.createSong({ name: 'new', artists: ['Amy'] });
-    case 'updateSong':
-      return store.updateSong(o.song, { artists: o.artists });
-    case 'importCatalogue':
-      return store
-        .importCatalogue({
-          songs: [{ name: 'imported', artists: ['Bea'] }],
-          services: [{ service: { date: o.date, serviceType: o.serviceType }, songIds: o.songs }],
-        })
-        .catch(() => undefined); // a missing song: the whole batch rolls back
-  }
-}
+/** A catalogue naming a missing song rolls back whole: that is its answer here. */
+const apply = (store: Neo4jStore, o: Op) => applyWrite(store, o).catch((err: unknown) => {
+  if (o.kind === 'importCatalogue') return undefined;
+  throw err;
+});
 
 const ids = (s: SentStatement, key: string) => ((s.params as Record<string, string[]>)[key] ?? []).map((v) => Number(/-?\d+/.exec(v)![0]));
 const ascendingStrictly = (list: number[]) => list.every((x, i) => i === 0 || list[i - 1] < x);
 
 /** Statements that take no lock of their own: they read, or write only what the transaction holds. */
-const HOLDING = new Set(['writeLinks', 'moveUsage', 'movePairs', 'placeLinks', 'servicesOfSong', 'updateService', 'deleteService', 'updateSong']);
+const HOLDING = new Set(['writeLinks', 'moveUsage', 'moveUsageAdded', 'movePairs', 'placeLinks', 'servicesOfSong', 'updateService', 'deleteService', 'updateSong']);
 /** The phase of the lock order (src/store/neo4j/write-plan.ts) each locking statement takes its locks in. */
 const PHASE: Record<string, number> = {
   lockSetlists: 0, createService: 0, lockSongs: 1,
@@ -151,7 +118,7 @@ function expectLockOrder(statements: SentStatement[], context: string, setlistWr
     }
     const rows = ((s.params as { rows?: Record<string, string>[] }).rows ?? []);
     const written =
-      s.statement === 'moveUsage' ? rows.map((r) => r.id)
+      s.statement === 'moveUsage' || s.statement === 'moveUsageAdded' ? rows.map((r) => r.id)
       : s.statement === 'movePairs' ? rows.flatMap((r) => [r.songId, r.otherId])
       : s.statement === 'writeLinks' ? [...ids(s, 'removed'), ...((s.params as { created: { songId: string }[] }).created ?? []).map((r) => r.songId)]
       : [];

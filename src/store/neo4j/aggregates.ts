@@ -2,6 +2,7 @@ import type { WriteEffects } from './maintained';
 import { pairDeltas } from './pairs';
 import { periodSteps } from './timeline';
 import { artistDeltas, usageDeltas, type ArtistRow, type UsageRow } from './usage';
+import { TYPE_PREFIXES } from './write-statements';
 import { wrote, type WritePlan } from './write-plan';
 
 /**
@@ -39,13 +40,10 @@ export function maintain(plan: WritePlan, { effects, zone, artists = [] }: Maint
 /** Song usage by the write's deltas (./usage.ts); the rows moved. */
 export function moveUsage(plan: WritePlan, effects: WriteEffects): UsageRow[] {
   const usage = usageDeltas(effects);
-  for (const part of slices(usage)) {
-    plan.onSongs(
-      part.map((r) => r.id),
-      'moveUsage',
-      { rows: part.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, v === null ? null : v]))) },
-      wrote('moveUsage', 'moved', part.length),
-    );
+  // Rows that removed no date need no end sought again: a statement without the seeks.
+  const removed = (r: UsageRow) => TYPE_PREFIXES.some(([, p]) => r[`${p}RemovedFirst`] !== null);
+  for (const [name, rows] of [['moveUsage', usage.filter(removed)], ['moveUsageAdded', usage.filter((r) => !removed(r))]] as const) {
+    for (const part of slices(rows)) plan.onSongs(part.map((r) => r.id), name, { rows: part }, wrote(name, 'moved', part.length));
   }
   return usage;
 }

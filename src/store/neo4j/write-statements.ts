@@ -107,6 +107,51 @@ export const SPELLINGS = (sign: string) => `CALL (s) {
   SET a.spelling = best
 }`;
 
+/** A moveUsage row: a song and, per type prefix, its deltas and the extremes of the dates added and removed. */
+const USAGE_ROW = {
+  id: 'INTEGER',
+  ...Object.fromEntries(
+    PREFIXES.flatMap((p) =>
+      USAGE_ROW_FIELDS.map((f) => [`${p}${f}`, f === 'Times' || f === 'Openers' || f === 'Closers' ? 'INTEGER' : 'INTEGER?'] as const),
+    ),
+  ),
+} as Record<string, 'INTEGER' | 'INTEGER?'>;
+
+/** The first (last) date after the write when no link was removed: the stored one moved by the dates added. */
+function endAdded(prefix: string, end: 'First' | 'Last'): string {
+  const better = end === 'First' ? '<' : '>';
+  const [stored, added] = [`s.${prefix}${end}`, `row.${prefix}Added${end}`];
+  return `WITH *, CASE WHEN ${added} IS NULL THEN ${stored} WHEN ${stored} IS NULL OR ${added} ${better} ${stored} THEN ${added} ELSE ${stored} END AS ${prefix}${end}`;
+}
+
+/**
+ * Move the maintained usage of songs (./statements.ts header) by what a write changed
+ * (./usage.ts usageDeltas): per type, times, openers and closers by their deltas; first and last
+ * sung from the dates added, or (`reseek`) sought again in index order when the write removed the
+ * link holding them. The all-types `usage*` properties follow from the per-type ones. The caller
+ * holds every row's song lock. The count of songs moved.
+ */
+const moveUsageCypher = (reseek: boolean) => `
+UNWIND $rows AS row
+MATCH (s:Song {id: row.id})
+${TYPE_PREFIXES.flatMap(([type, p]) =>
+  reseek ? [endAfterWrite(type, p, 'First'), endAfterWrite(type, p, 'Last')] : [endAdded(p, 'First'), endAdded(p, 'Last')],
+).join('\n')}
+SET ${PREFIXES.map(
+  (p) => `s.${p}Times = s.${p}Times + row.${p}Times, s.${p}Openers = s.${p}Openers + row.${p}Openers,
+    s.${p}Closers = s.${p}Closers + row.${p}Closers, s.${p}First = ${p}First, s.${p}Last = ${p}Last`,
+).join(',\n    ')}
+WITH s
+CALL (s) {
+  UNWIND [${PREFIXES.map((p) => `[s.${p}First, s.${p}Last]`).join(', ')}] AS ends
+  RETURN min(ends[0]) AS first, max(ends[1]) AS last
+}
+SET s.usageTimes = ${PREFIXES.map((p) => `s.${p}Times`).join(' + ')},
+    s.usageOpeners = ${PREFIXES.map((p) => `s.${p}Openers`).join(' + ')},
+    s.usageClosers = ${PREFIXES.map((p) => `s.${p}Closers`).join(' + ')},
+    s.usageFirst = first, s.usageLast = last
+RETURN count(s) AS moved`;
+
 export const WRITE_STATEMENTS = {
   /**
    * Write-lock services (ascending ids, so writers lock them in one order) and read what a
@@ -171,44 +216,21 @@ CALL (v) {
 RETURN removed, placed, created`,
   },
 
-  /**
-   * Move the maintained usage of songs (./statements.ts header) by what a write changed
-   * (./usage.ts usageDeltas): per type, times, openers and closers by their deltas; first and
-   * last sung from the dates the write added, or sought again in index order when it removed the
-   * link holding them. The all-types `usage*` properties follow from the per-type ones. The
-   * caller holds every row's song lock. The count of songs moved.
-   */
+  /** moveUsageCypher, for rows whose write removed a date: an end it removed is sought again. */
   moveUsage: {
-    params: {
-      rows: {
-        rows: {
-          id: 'INTEGER',
-          ...Object.fromEntries(
-            PREFIXES.flatMap((p) =>
-              USAGE_ROW_FIELDS.map((f) => [`${p}${f}`, f === 'Times' || f === 'Openers' || f === 'Closers' ? 'INTEGER' : 'INTEGER?'] as const),
-            ),
-          ),
-        },
-      },
-    },
-    cypher: `
-UNWIND $rows AS row
-MATCH (s:Song {id: row.id})
-${TYPE_PREFIXES.flatMap(([type, p]) => [endAfterWrite(type, p, 'First'), endAfterWrite(type, p, 'Last')]).join('\n')}
-SET ${PREFIXES.map(
-      (p) => `s.${p}Times = s.${p}Times + row.${p}Times, s.${p}Openers = s.${p}Openers + row.${p}Openers,
-    s.${p}Closers = s.${p}Closers + row.${p}Closers, s.${p}First = ${p}First, s.${p}Last = ${p}Last`,
-    ).join(',\n    ')}
-WITH s
-CALL (s) {
-  UNWIND [${PREFIXES.map((p) => `[s.${p}First, s.${p}Last]`).join(', ')}] AS ends
-  RETURN min(ends[0]) AS first, max(ends[1]) AS last
-}
-SET s.usageTimes = ${PREFIXES.map((p) => `s.${p}Times`).join(' + ')},
-    s.usageOpeners = ${PREFIXES.map((p) => `s.${p}Openers`).join(' + ')},
-    s.usageClosers = ${PREFIXES.map((p) => `s.${p}Closers`).join(' + ')},
-    s.usageFirst = first, s.usageLast = last
-RETURN count(s) AS moved`,
+    params: { rows: { rows: USAGE_ROW } },
+    cypher: moveUsageCypher(true),
+  },
+
+  /**
+   * moveUsage for rows that removed no date (a link added, an import into new services): first and
+   * last only move by the dates added, so no end is sought. Kept apart because even a seek that
+   * finds nothing costs, in a transaction that wrote many links, a merge of its uncommitted index
+   * changes (an import part: 100,000 of them per seek).
+   */
+  moveUsageAdded: {
+    params: { rows: { rows: USAGE_ROW } },
+    cypher: moveUsageCypher(false),
   },
 
   /**
@@ -244,8 +266,8 @@ RETURN count(a) AS moved`,
   },
 
   /**
-   * Songs joining (`sign` 1) or leaving (-1) the spelling counts of their artists (SPELLINGS in
-   * ./statements.ts): a song leaves before its artists or entries change or it goes, and joins
+   * Songs joining (`sign` 1) or leaving (-1) the spelling counts of their artists (SPELLINGS
+   * above): a song leaves before its artists or entries change or it goes, and joins
    * after. Every row's song locked by the caller. The count of songs.
    */
   moveSpellings: {
