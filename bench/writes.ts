@@ -76,6 +76,8 @@ const DAY_MS = 86_400_000;
 export interface WritesOptions {
   runs: number;
   warmup: number;
+  /** Seconds of the writers' workload, untimed, before anything is measured on a store. */
+  warmupSeconds: number;
   writers: number;
   seconds: number;
   quick: boolean;
@@ -92,6 +94,7 @@ export function readWritesOptions(argv: string[]): WritesOptions {
     options: {
       runs: { type: 'string' },
       warmup: { type: 'string' },
+      'warmup-seconds': { type: 'string' },
       writers: { type: 'string' },
       seconds: { type: 'string' },
       quick: { type: 'boolean' },
@@ -109,6 +112,7 @@ export function readWritesOptions(argv: string[]): WritesOptions {
   return {
     runs: whole('runs', quick ? 10 : 30),
     warmup: whole('warmup', quick ? 2 : 3),
+    warmupSeconds: positive(values, 'warmup-seconds', quick ? 3 : 10),
     writers: whole('writers', 8),
     seconds: positive(values, 'seconds', quick ? 5 : 15),
     quick,
@@ -417,6 +421,10 @@ interface HistoryResult {
 }
 
 async function measure(store: Store, h: History, p: Picks, o: WritesOptions, out: HistoryResult, errors: Errors, label: string) {
+  // A server runs for days: what is measured is its steady state, after its JIT compiled the
+  // write path and its plan cache holds the statements (a Neo4j just started runs them 2-5x slower).
+  console.log(`  ${label} ${h.id}: warming up (${o.writers} writers for ${o.warmupSeconds} s, untimed)`);
+  await storm(store, p, { ...o, seconds: o.warmupSeconds }, errors);
   console.log(`  ${label} ${h.id}: single-writer latencies (${o.warmup} warm-ups + ${o.runs} runs of each)`);
   out.latency = await singleWriter(store, p, o, errors);
   if (h.id === '10y') {

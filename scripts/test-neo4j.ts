@@ -39,6 +39,7 @@ export const NEO4J_SUITES = [
   'test/neo4j.write-checks.test.ts',
   'test/neo4j.usage.test.ts',
   'test/neo4j.concurrency.test.ts',
+  'test/neo4j.batches.test.ts',
   'test/neo4j.data-migrations.test.ts',
   'test/neo4j.timeline.test.ts',
   'test/setlist.property.test.ts',

@@ -120,7 +120,7 @@ function expectLockOrder(statements: SentStatement[], context: string, setlistWr
     const written =
       s.statement === 'moveUsage' || s.statement === 'moveUsageAdded' ? rows.map((r) => r.id)
       : s.statement === 'movePairs' ? rows.flatMap((r) => [r.songId, r.otherId])
-      : s.statement === 'writeLinks' ? [...ids(s, 'removed'), ...((s.params as { created: { songId: string }[] }).created ?? []).map((r) => r.songId)]
+      : s.statement === 'writeLinks' ? (['removed', 'placed', 'created'] as const).flatMap((k) => ((s.params as Record<string, { songId: string }[]>)[k] ?? []).map((r) => r.songId))
       : [];
     const unlocked = written.map((v) => Number(/-?\d+/.exec(String(v))![0])).filter((id) => !held.has(id));
     expect({ where, writesUnlockedSongs: [...new Set(unlocked)] }).toEqual({ where, writesUnlockedSongs: [] });

@@ -25,16 +25,18 @@ export interface Maintain {
   zone: string;
   /** Artist rows besides those of the usage deltas: songs leaving or joining their artists. */
   artists?: readonly ArtistRow[];
+  /** Whether the periods move by deltas here (an import recomputes its periods instead). */
+  periods?: boolean;
 }
 
 /** Add the aggregates' steps to `plan`. Every song whose usage or pairs move must be held by it. */
-export function maintain(plan: WritePlan, { effects, zone, artists = [] }: Maintain): WritePlan {
+export function maintain(plan: WritePlan, { effects, zone, artists = [], periods = true }: Maintain): WritePlan {
   const usage = moveUsage(plan, effects);
   movePairs(plan, effects);
   // A song joining its artists counts all of its usage, deltas included.
   const joined = new Set(artists.filter((r) => r.is && !r.was).map((r) => r.id));
   moveArtists(plan, [...artists, ...artistDeltas(usage).filter((r) => !joined.has(r.id))]);
-  return movePeriods(plan, effects, zone);
+  return periods ? movePeriods(plan, effects, zone) : plan;
 }
 
 /** Song usage by the write's deltas (./usage.ts); the rows moved. */

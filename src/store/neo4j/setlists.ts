@@ -34,78 +34,111 @@ const stateOf = (v: Pick<LockedService, 'date' | 'serviceType' | 'songIds'>, son
 const placedOf = (v: LockedService): PlacedSong[] => v.songIds.map((songId, i) => ({ songId, position: v.positions[i] }));
 
 /**
- * Write `order` over a locked service's stored setlist: the songs it leaves unlinked, those that
- * stay moved to their places, the new ones linked with reserved seqs (no lock every link write
- * takes). A link that is not there to remove answers `notLinked`; a song gone answers 'no-song'.
+ * Write each locked service's `order` over its stored setlist, in one statement: the songs it
+ * leaves unlinked, those that stay moved to their places, the new ones linked with reserved seqs
+ * (no lock every link write takes). A link that is not there to remove answers `notLinked`; a
+ * song gone answers 'no-song'.
  */
-async function writeSetlist(plan: WritePlan, v: LockedService, order: readonly number[], deps: SetlistDeps, notLinked: unknown = undefined) {
-  const keep = new Set(order);
-  const stored = new Set(v.songIds);
-  const removed = v.songIds.filter((id) => !keep.has(id));
-  const writes = placesToWrite(placedOf(v), order);
-  const placed = writes.filter((w) => stored.has(w.songId));
-  const created = writes.filter((w) => !stored.has(w.songId));
+async function writeSetlists(plan: WritePlan, changes: readonly { v: LockedService; order: readonly number[] }[], deps: SetlistDeps, notLinked: unknown = undefined) {
+  const removed: { serviceId: number; songId: number }[] = [];
+  const placed: { serviceId: number; songId: number; position: number }[] = [];
+  const created: { serviceId: number; songId: number; position: number }[] = [];
+  for (const { v, order } of changes) {
+    const keep = new Set(order);
+    const stored = new Set(v.songIds);
+    for (const songId of v.songIds) if (!keep.has(songId)) removed.push({ serviceId: v.id, songId });
+    for (const w of placesToWrite(placedOf(v), order)) (stored.has(w.songId) ? placed : created).push({ serviceId: v.id, ...w });
+  }
   if (removed.length + placed.length + created.length === 0) return;
   const seqs = await deps.seqs.take(created.length);
-  plan.onSongs([...removed, ...order], 'writeLinks', {
-    serviceId: v.id,
-    removed: removed,
-    placed: placed.map((p) => ({ songId: p.songId, position: p.position })),
-    created: created.map((p, i) => ({ songId: p.songId, position: p.position, seq: seqs[i] })),
-  }, (rows) => {
+  const songs = [...removed, ...placed, ...created].map((r) => r.songId);
+  plan.onSongs(songs, 'writeLinks', { removed, placed, created: created.map((c, i) => ({ ...c, seq: seqs[i] })) }, (rows) => {
     wrote('writeLinks', 'removed', removed.length, ...(notLinked === undefined ? [] : [notLinked]))(rows);
     wrote('writeLinks', 'placed', placed.length)(rows);
     wrote('writeLinks', 'created', created.length, 'no-song')(rows);
   });
 }
 
-/** Change a service's setlist to `order` (computed from the stored one), with its aggregates. */
-async function changeSetlist(
-  tx: Tx,
-  serviceId: number,
-  deps: SetlistDeps,
-  next: (current: number[]) => readonly number[] | LinkResult | 'not-linked',
-  notLinked?: unknown,
-  alsoLock: readonly number[] = [],
-): Promise<LinkResult | 'not-linked'> {
+/**
+ * One setlist write: from the service's setlist as the writes before it left it, the order it
+ * leaves (or an answer without a change), and the songs it locks besides those of the setlists.
+ */
+export interface SetlistWrite {
+  serviceId: number;
+  next(current: readonly number[]): { order: readonly number[]; outcome: SetlistOutcome } | SetlistOutcome;
+  alsoLock?: readonly number[];
+  /** The answer, written alone, when a link it removes is not there (a batch runs it again alone). */
+  missingLink?: SetlistOutcome;
+}
+
+export type SetlistOutcome = LinkResult | 'not-linked';
+
+/**
+ * Write these setlist changes in one transaction (one write, or a batch: ./setlist-batches.ts),
+ * each answered in order against the setlist the writes before it left. The services are locked
+ * and read once; every song of their setlists before and after is locked at once; each changed
+ * service's links go from its stored setlist to its last order, and the aggregates move by each
+ * service's transition from its stored state to its last, so writes to the same songs send their
+ * deltas summed. A song that is not there rolls everything back, answering 'no-song'.
+ */
+export async function changeSetlists(tx: Tx, deps: SetlistDeps, writes: readonly SetlistWrite[]): Promise<SetlistOutcome[]> {
   const plan = new WritePlan();
-  const v = (await plan.lockSetlists(tx, [serviceId])).get(serviceId);
-  if (!v) return 'no-service';
-  const order = next(v.songIds);
-  if (typeof order === 'string') return order;
-  // Every song of the setlist before and after: their usage or pairs may move. They exist
-  // (linked to the service we hold) or are being linked: fewer locked means no such song.
-  plan.lockSongs([...v.songIds, ...order, ...alsoLock], 'no-song');
-  await writeSetlist(plan, v, order, deps, notLinked);
-  maintain(plan, { effects: { transitions: [{ serviceId, before: stateOf(v), after: stateOf(v, [...order]) }] }, zone: deps.zone });
-  await plan.send(tx);
-  return 'ok';
-}
-
-export function linkSong(tx: Tx, deps: SetlistDeps, serviceId: number, songId: number, position?: number) {
-  return changeSetlist(tx, serviceId, deps, (current) => orderAfterLink(current, songId, position)) as Promise<LinkResult>;
-}
-
-export async function unlinkSong(tx: Tx, deps: SetlistDeps, serviceId: number, songId: number): Promise<LinkResult | 'not-linked'> {
-  let absent = false;
-  const outcome = await changeSetlist(
+  const locked = await plan.lockSetlists(
     tx,
-    serviceId,
-    deps,
-    (current) => {
-      absent = !current.includes(songId);
-      return orderAfterUnlink(current, songId);
-    },
-    'not-linked',
-    // Not in the setlist: locked too, so a missing song answers 'no-song', an existing one 'not-linked'.
-    [songId],
+    writes.map((w) => w.serviceId),
   );
-  return outcome === 'ok' && absent ? 'not-linked' : outcome;
+  const orders = new Map<number, readonly number[]>();
+  const outcomes: SetlistOutcome[] = [];
+  const songs: number[] = [];
+  for (const w of writes) {
+    const v = locked.get(w.serviceId);
+    if (!v) {
+      outcomes.push('no-service');
+      continue;
+    }
+    const step = w.next(orders.get(v.id) ?? v.songIds);
+    songs.push(...(w.alsoLock ?? []));
+    if (typeof step === 'string') {
+      outcomes.push(step);
+      continue;
+    }
+    orders.set(v.id, step.order);
+    // Every song a write names is locked, even one a later write of the batch takes out again:
+    // a song that is not there must answer 'no-song' as it would alone.
+    songs.push(...step.order);
+    outcomes.push(step.outcome);
+  }
+  if (orders.size === 0 && songs.length === 0) return outcomes;
+  const changed = [...orders].map(([id, order]) => ({ v: locked.get(id)!, order }));
+  // Every song of the setlists before and after: their usage or pairs may move. They exist
+  // (linked to a service we hold) or are being linked: fewer locked means no such song.
+  plan.lockSongs([...changed.flatMap(({ v, order }) => [...v.songIds, ...order]), ...songs], 'no-song');
+  const missingLink = writes.length === 1 ? writes[0].missingLink : undefined;
+  await writeSetlists(plan, changed, deps, missingLink);
+  const transitions = changed.map(({ v, order }) => ({ serviceId: v.id, before: stateOf(v), after: stateOf(v, [...order]) }));
+  maintain(plan, { effects: { transitions }, zone: deps.zone });
+  await plan.send(tx);
+  return outcomes;
 }
 
-export function replaceSetlist(tx: Tx, deps: SetlistDeps, serviceId: number, songIds: readonly number[]) {
-  return changeSetlist(tx, serviceId, deps, () => songIds) as Promise<LinkResult>;
-}
+/** The setlist writes, as the store submits them (alone or in a batch: ./setlist-batches.ts). */
+export const setlistWrites = {
+  link(serviceId: number, songId: number, position?: number): SetlistWrite {
+    return { serviceId, next: (current) => ({ order: orderAfterLink(current, songId, position), outcome: 'ok' }) };
+  },
+  unlink(serviceId: number, songId: number): SetlistWrite {
+    return {
+      serviceId,
+      next: (current) => (current.includes(songId) ? { order: orderAfterUnlink(current, songId), outcome: 'ok' } : 'not-linked'),
+      // Locked even when not in the setlist: a missing song answers 'no-song', an existing one 'not-linked'.
+      alsoLock: [songId],
+      missingLink: 'not-linked',
+    };
+  },
+  replace(serviceId: number, songIds: readonly number[]): SetlistWrite {
+    return { serviceId, next: () => ({ order: songIds, outcome: 'ok' }) };
+  },
+};
 
 /**
  * A new service: its number taken from the Service sequence, its periods moved, in one round trip.

@@ -408,10 +408,14 @@ RETURN ${SONG}`,
     cypher: `
 UNWIND $rows AS row
 MATCH (s:Song {id: row.id})
-OPTIONAL MATCH (s)-[old:BY]->(:Artist)
-DELETE old
-WITH DISTINCT s, row.artistKeys AS keys
-FOREACH (key IN keys | MERGE (a:Artist {key: key}) ON CREATE SET ${ARTIST_ZEROS} MERGE (s)-[:BY]->(a))
+// Only the artists it leaves and joins, each found from the song (a handful of BY links, where an
+// artist has thousands): a link kept is not deleted and made again (an import re-brings every
+// song its part's links name, and every relationship deleted in a transaction is merged into each
+// relationship index seek after it in that transaction).
+WITH s, row, [(s)-[r:BY]->(a:Artist) | {r: r, key: a.key}] AS had
+FOREACH (gone IN [h IN had WHERE NOT h.key IN row.artistKeys] | DELETE gone.r)
+WITH s, [key IN row.artistKeys WHERE NONE(h IN had WHERE h.key = key)] AS joins
+FOREACH (key IN joins | MERGE (a:Artist {key: key}) ON CREATE SET ${ARTIST_ZEROS} CREATE (s)-[:BY]->(a))
 RETURN count(s) AS songs`,
   },
   deleteSong: {
@@ -438,23 +442,21 @@ UNWIND $rows AS row
 OPTIONAL MATCH ()-[old:SUNG_WITH]->()
 USING INDEX SEEK old:SUNG_WITH(songId, otherId)
 WHERE old.songId = row.songId AND old.otherId = row.otherId
-CALL (row, old) {
-  WITH *
-  WHERE old IS NULL
+// A pair that exists moves (a SET on no pair does nothing) and goes at zero; the rest are made.
+SET ${PAIR_PROPERTIES.map((x) => `old.${x} = old.${x} + row.${x}`).join(', ')},
+    old.together = old.together + ${PAIR_PROPERTIES.map((x) => `row.${x}`).join(' + ')}
+FOREACH (gone IN CASE WHEN old.together = 0 THEN [old] ELSE [] END | DELETE gone)
+WITH count(*) AS moved, collect(CASE WHEN old IS NULL THEN row END) AS fresh
+CALL (fresh) {
+  UNWIND fresh AS row
   MATCH (s:Song {id: row.songId})
   MATCH (o:Song {id: row.otherId})
-  CREATE (s)-[made:SUNG_WITH {songId: s.id, otherId: o.id, ${PAIR_PROPERTIES.map((x) => `${x}: 0`).join(', ')}, together: 0}]->(o)
-  RETURN made
-  UNION
-  WITH *
-  WHERE old IS NOT NULL
-  RETURN old AS made
+  CREATE (s)-[:SUNG_WITH {songId: s.id, otherId: o.id, ${PAIR_PROPERTIES.map((x) => `${x}: row.${x}`).join(', ')},
+                          together: ${PAIR_PROPERTIES.map((x) => `row.${x}`).join(' + ')}}]->(o)
+  RETURN count(*) AS made
 }
-WITH row, made AS p
-SET ${PAIR_PROPERTIES.map((x) => `p.${x} = p.${x} + row.${x}`).join(', ')},
-    p.together = p.together + ${PAIR_PROPERTIES.map((x) => `row.${x}`).join(' + ')}
-FOREACH (gone IN CASE WHEN p.together = 0 THEN [p] ELSE [] END | DELETE gone)
-RETURN count(*) AS moved`,
+// A pair of songs not there is not made: fewer moved than sent.
+RETURN moved - size(fresh) + made AS moved`,
   },
   // Services
   ...perOrder(SERVICE_PAGE, (sort) => ({ params: { serviceTypes: 'LIST<STRING>', ...PAGE_PARAMS } as const, cypher: servicesPage(sort === 'DATE_DESC') })),

@@ -14,6 +14,7 @@ import type {
   DateRange,
   KeysetPage,
   KeysetResult,
+  LinkResult,
   Page,
   Paged,
   ServiceFilter,
@@ -35,6 +36,8 @@ import { Neo4jAnalytics } from './analytics';
 import { moveArtists } from './aggregates';
 import { LinkSeqs } from './link-seqs';
 import * as setlists from './setlists';
+import { StoreUnavailableError } from '../../errors';
+import { Batches } from './setlist-batches';
 import * as transfer from './transfer';
 import { createSongParams, distinctKeys, SEQUENCE_NAMES } from './transfer';
 import { openTimeline } from './timeline';
@@ -124,6 +127,16 @@ export class Neo4jStore implements Store {
   private readonly seqs = new LinkSeqs(async (count) =>
     fromInt((await this.write((tx) => one(tx, 'reserveLinkSeqs', { count: count }))).get('high'), 'link seq'),
   );
+  /** Setlist writes that arrive together share a transaction (./setlist-batches.ts). */
+  private readonly setlistWrites = new Batches<setlists.SetlistWrite, setlists.SetlistOutcome>(
+    (writes) => this.transact('WRITE', (tx) => setlists.changeSetlists(tx, this.deps, writes), undefined, false),
+    async (write) => {
+      // Alone, a write rolled back with an answer (RolledBack: 'no-song') answers it.
+      const answer: setlists.SetlistOutcome[] | setlists.SetlistOutcome = await this.write((tx) => setlists.changeSetlists(tx, this.deps, [write]));
+      return Array.isArray(answer) ? answer[0] : answer;
+    },
+    (err) => err instanceof StoreUnavailableError,
+  );
   private get deps(): setlists.SetlistDeps {
     return { zone: this.zone, seqs: this.seqs };
   }
@@ -151,6 +164,8 @@ export class Neo4jStore implements Store {
     mode: 'READ' | 'WRITE',
     work: (tx: Tx) => Promise<T>,
     timeoutMs = this.options.transactionTimeoutMs ?? NEO4J_TIMEOUTS.transactionTimeoutMs,
+    /** A write rolled back with an answer (RolledBack) answers it; a batch's is thrown instead. */
+    answerRolledBack = true,
   ): Promise<T> {
     const session = this.driver.session({
       database: this.options.database,
@@ -170,7 +185,7 @@ export class Neo4jStore implements Store {
         }
       }
     } catch (err) {
-      if (err instanceof RolledBack) return err.outcome as T;
+      if (err instanceof RolledBack && answerRolledBack) return err.outcome as T;
       throw toStoreError(err);
     } finally {
       // Closing a session whose connection died can itself fail; the original error matters more.
@@ -375,11 +390,11 @@ export class Neo4jStore implements Store {
   }
 
   linkSong(serviceId: number, songId: number, position?: number) {
-    return this.write((tx) => setlists.linkSong(tx, this.deps, serviceId, songId, position));
+    return this.setlistWrites.submit(setlists.setlistWrites.link(serviceId, songId, position)) as Promise<LinkResult>;
   }
 
   unlinkSong(serviceId: number, songId: number) {
-    return this.write((tx) => setlists.unlinkSong(tx, this.deps, serviceId, songId));
+    return this.setlistWrites.submit(setlists.setlistWrites.unlink(serviceId, songId));
   }
 
   replaceSetlist(serviceId: number, songIds: readonly number[]) {
@@ -387,7 +402,7 @@ export class Neo4jStore implements Store {
     // no such constraint, and the usage counts rely on it (links = services). The API refuses a
     // repeated song before it gets here; the store refuses it too rather than link it twice.
     if (new Set(songIds).size !== songIds.length) return Promise.reject(new Error('replaceSetlist: a song is listed twice'));
-    return this.write((tx) => setlists.replaceSetlist(tx, this.deps, serviceId, songIds));
+    return this.setlistWrites.submit(setlists.setlistWrites.replace(serviceId, songIds)) as Promise<LinkResult>;
   }
 
   // Users

@@ -7,14 +7,17 @@ import type { CatalogueBatch, ImportedCatalogue, ServiceRecord, Snapshot, Snapsh
 import { maintain, moveArtists, SLICE } from './aggregates';
 import type { SetlistState, SetlistTransition } from './maintained';
 import type { SetlistDeps } from './setlists';
+import { periodsOfDates } from './periods';
+import { recomputePeriods } from './timeline';
 import { artistsIn, artistsOut } from './usage';
-import { toService, toSong } from './values';
+import { fromInt, toService, toSong } from './values';
 import { WritePlan, wrote, type LockedService } from './write-plan';
 
 /**
  * Moving records in bulk: a snapshot (`npm run migrate`, in parts) and a catalogue batch
  * (`npm run import`). Each runs in one transaction and moves the maintained aggregates once, by
  * what it changed (./aggregates.ts): its cost follows what it brings, not what the store holds.
+ * A snapshot recomputes the timeline periods of its services' dates instead (once each).
  * Rows go in slices of SLICE per statement (large UNWIND batches, no unbounded parameter list).
  */
 
@@ -52,10 +55,11 @@ async function readServices(tx: Tx, ids: readonly number[]): Promise<Map<number,
 
 /**
  * Upsert a snapshot by id (./types.ts Store.importSnapshot), its caller's one transaction. The
- * aggregates: songs the snapshot brings leave their artists with their usage before they change
- * and join them after; the services it brings change from the setlist the target held (none for
- * a new one) to the one they hold after (MERGE keeps the target's links beside the imported
- * ones), which moves usage, pairs and periods; the artists' spellings are worked out again.
+ * aggregates: songs the snapshot brings with other artists than the target holds leave their
+ * artists (usage and spellings) before they change and join the new ones after; the services it
+ * brings change from the setlist the target held (none for a new one) to the one they hold after
+ * (MERGE keeps the target's links beside the imported ones), which moves usage, pairs and artist
+ * totals by deltas; the periods of their dates are recomputed.
  * Imports are meant to run with writers stopped: their locks are not taken in the writers' order,
  * and a deadlock with a writer is retried by the driver.
  */
@@ -67,16 +71,32 @@ export async function importSnapshot(tx: Tx, deps: SetlistDeps, snapshot: Snapsh
   const steps = unordered();
   // What the target holds before: the services' setlists, the songs' artists (with their usage).
   const before = await readServices(tx, serviceIds);
-  // The songs it brings that the target holds are locked before their usage is read: a writer
-  // moving one's usage commits first, or waits for the import, and its artists see each change once.
-  for (const part of slices(songIds)) steps.step('lockSongs', { songIds: [...part].sort((a, b) => a - b) });
-  for (const part of slices(songIds)) moveArtists(steps, artistsOut(part));
-  for (const part of slices(songIds)) steps.step('moveSpellings', { rows: part.map((id) => ({ id, sign: -1 })) });
+  // The songs it brings that the target holds are locked before their usage and artists are
+  // read: a writer moving one's usage commits first, or waits for the import, and its artists see
+  // each change once.
+  const locks = unordered();
+  for (const part of slices(songIds)) locks.step('lockSongs', { songIds: [...part].sort((a, b) => a - b) });
+  const lockSteps = Math.ceil(songIds.length / SLICE);
+  for (const part of slices(songIds)) locks.step('songsByIds', { ids: part });
+  const held = new Map<number, readonly string[]>();
+  for (const rows of (await locks.send(tx)).slice(lockSteps)) {
+    for (const r of rows) if (r.get('id') !== null) held.set(fromInt(r.get('id'), 'song id'), (r.get('artists') as string[] | null) ?? []);
+  }
+  // Only songs whose artists change (or that are new) leave their artists and join the new ones:
+  // a later part of a large snapshot brings again every song its links name, mostly unchanged.
+  const sameArtists = (a: readonly string[] | undefined, b: readonly string[]) => a !== undefined && a.length === b.length && a.every((x, i) => x === b[i]);
+  const joining = snapshot.songs.filter((s) => !sameArtists(held.get(s.id), s.artists));
+  const joiningIds = joining.map((s) => s.id);
+  const leaving = joiningIds.filter((id) => held.has(id));
+  for (const part of slices(leaving)) moveArtists(steps, artistsOut(part));
+  for (const part of slices(leaving)) steps.step('moveSpellings', { rows: part.map((id) => ({ id, sign: -1 })) }, wrote('moveSpellings', 'moved', part.length));
 
   for (const part of slices(snapshot.songs)) {
     steps.step('importSongs', {
       rows: part.map((s) => ({ id: s.id, name: s.name, artists: s.artists, ...licensingOf(licensing, s.id) })),
     }, wrote('importSongs', 'written', part.length));
+  }
+  for (const part of slices(joining)) {
     steps.step('setSongArtists', { rows: part.map((s) => ({ id: s.id, artistKeys: distinctKeys(s.artists) })) }, wrote('setSongArtists', 'songs', part.length));
     steps.step('moveSpellings', { rows: part.map((s) => ({ id: s.id, sign: 1 })) }, wrote('moveSpellings', 'moved', part.length));
   }
@@ -118,8 +138,13 @@ export async function importSnapshot(tx: Tx, deps: SetlistDeps, snapshot: Snapsh
     after: stateOf(after.get(id)!),
   }));
   const plan = unordered();
-  maintain(plan, { effects: { transitions }, zone: deps.zone, artists: artistsIn(songIds) });
+  // The periods of every date before and after, recomputed once from their links (through the
+  // performed_in_date index): a delta per song and period would seek that song's other links
+  // there, once per row, in a transaction holding a part's worth of new links.
+  maintain(plan, { effects: { transitions }, zone: deps.zone, artists: artistsIn(joiningIds), periods: false });
   await plan.send(tx);
+  const dates = transitions.flatMap((t) => [t.before, t.after].flatMap((s) => (s ? [s.date] : [])));
+  await recomputePeriods(tx, periodsOfDates(dates.sort((a, b) => a - b), deps.zone), deps.zone);
   return snapshotCounts(snapshot);
 }
 
@@ -148,17 +173,20 @@ export async function importCatalogue(tx: Tx, deps: SetlistDeps, batch: Catalogu
   const transitions: SetlistTransition[] = [];
   const seqs = await deps.seqs.take(batch.services.reduce((n, v) => n + v.songIds.length, 0));
   let next = 0;
+  const created: { serviceId: number; songId: number; position: number; seq: number }[] = [];
   batch.services.forEach(({ songIds }, i) => {
     const v = services[i];
     transitions.push({ serviceId: v.id, before: null, after: { songIds, serviceType: v.serviceType, date: v.date } });
-    if (songIds.length === 0) return;
-    plan.onSongs(songIds, 'writeLinks', {
-      serviceId: v.id,
-      removed: [],
-      placed: [],
-      created: songIds.map((songId, k) => ({ songId: songId, position: k + 1, seq: seqs[next++] })),
-    }, wrote('writeLinks', 'created', songIds.length));
+    songIds.forEach((songId, k) => created.push({ serviceId: v.id, songId, position: k + 1, seq: seqs[next++] }));
   });
+  if (created.length > 0) {
+    plan.onSongs(
+      created.map((c) => c.songId),
+      'writeLinks',
+      { removed: [], placed: [], created },
+      wrote('writeLinks', 'created', created.length),
+    );
+  }
   maintain(plan, { effects: { transitions }, zone: deps.zone });
   await plan.send(tx);
   return { songs, services };

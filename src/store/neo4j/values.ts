@@ -43,27 +43,36 @@ function matches(type: ScalarType, value: unknown): boolean {
   }
 }
 
-/** A value of a declared type, JS numbers made Cypher INTEGERs where the type is one. */
-function encodeValue(where: string, type: ParamType, value: unknown): unknown {
+/**
+ * A value of a declared type, JS numbers made Cypher INTEGERs where the type is one. `where`
+ * names it for an error, and is only worked out for one: an import part sends a million values.
+ */
+function encodeValue(where: () => string, type: ParamType, value: unknown): unknown {
   if (typeof type !== 'string') {
-    if (!Array.isArray(value)) throw new TypeError(`${where} must be a list of rows`);
-    return value.map((row, i) => encodeKeys(`${where}[${i}]`, type.rows, row as Record<string, unknown>));
+    if (!Array.isArray(value)) throw new TypeError(`${where()} must be a list of rows`);
+    return value.map((row, i) => encodeKeys(() => `${where()}[${i}]`, type.rows, row as Record<string, unknown>));
   }
   const base = type.replace('?', '');
   let encoded = value;
   if (base === 'INTEGER' && typeof value === 'number') encoded = toInt(value);
   if (base === 'LIST<INTEGER>' && Array.isArray(value)) encoded = value.map((v) => (typeof v === 'number' ? toInt(v) : v));
-  if (!matches(type, encoded)) throw new TypeError(`${where} must be ${type}, got ${describe(value)}`);
+  if (!matches(type, encoded)) throw new TypeError(`${where()} must be ${type}, got ${describe(value)}`);
   return encoded;
 }
 
-function encodeKeys(where: string, decl: Readonly<Record<string, ParamType>>, params: Record<string, unknown>): Record<string, unknown> {
-  const declared = Object.keys(decl).sort();
-  const given = Object.keys(params).sort();
-  if (declared.join() !== given.join()) {
-    throw new TypeError(`${where} takes {${declared.join(', ')}} but was given {${given.join(', ')}}`);
+/** Each declaration's names, sorted, worked out once. */
+const namesOf = new WeakMap<object, string[]>();
+
+function encodeKeys(where: () => string, decl: Readonly<Record<string, ParamType>>, params: Record<string, unknown>): Record<string, unknown> {
+  let declared = namesOf.get(decl);
+  if (!declared) namesOf.set(decl, (declared = Object.keys(decl).sort()));
+  const given = Object.keys(params);
+  if (given.length !== declared.length || !declared.every((key) => Object.hasOwn(params, key))) {
+    throw new TypeError(`${where()} takes {${declared.join(', ')}} but was given {${given.sort().join(', ')}}`);
   }
-  return Object.fromEntries(declared.map((key) => [key, encodeValue(`${where}.${key}`, decl[key], params[key])]));
+  const out: Record<string, unknown> = {};
+  for (const key of declared) out[key] = encodeValue(() => `${where()}.${key}`, decl[key], params[key]);
+  return out;
 }
 
 const describe = (v: unknown) => (Array.isArray(v) ? 'a list' : v === null ? 'null' : typeof v);
@@ -77,7 +86,7 @@ const describe = (v: unknown) => (Array.isArray(v) ? 'a list' : v === null ? 'nu
  * so it always runs.
  */
 export function encodeParams(statement: string, decl: ParamDecl, params: Record<string, unknown>): Record<string, unknown> {
-  return encodeKeys(statement, decl, params);
+  return encodeKeys(() => statement, decl, params);
 }
 
 // Record -> domain objects. Column names are fixed by the RETURN clauses in ./statements.ts.

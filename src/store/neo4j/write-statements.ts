@@ -179,39 +179,39 @@ ORDER BY id`,
   },
 
   /**
-   * A locked service's link changes, in one statement: the links of `$removed` songs deleted,
-   * `$placed` links moved to new positions, `$created` links made with the seqs the store
-   * reserved for them (./link-seqs.ts: no lock every link write takes). Found from the service
-   * (a handful of links), never from a song's. Counts of each.
+   * Locked services' link changes, in one statement for all of them: the links of `$removed`
+   * (service, song) deleted, `$placed` links moved to new positions, `$created` links made with
+   * the seqs the store reserved for them (./link-seqs.ts: no lock every link write takes). Found
+   * from the service (a handful of links), never from a song's. Counts of each.
    */
   writeLinks: {
     params: {
-      serviceId: 'INTEGER',
-      removed: 'LIST<INTEGER>',
-      placed: { rows: { songId: 'INTEGER', position: 'INTEGER' } },
-      created: { rows: { songId: 'INTEGER', position: 'INTEGER', seq: 'INTEGER' } },
+      removed: { rows: { serviceId: 'INTEGER', songId: 'INTEGER' } },
+      placed: { rows: { serviceId: 'INTEGER', songId: 'INTEGER', position: 'INTEGER' } },
+      created: { rows: { serviceId: 'INTEGER', songId: 'INTEGER', position: 'INTEGER', seq: 'INTEGER' } },
     },
     cypher: `
-MATCH (v:Service {id: $serviceId})
-CALL (v) {
-  OPTIONAL MATCH (:Song)-[r:PERFORMED_IN]->(v)
-  WHERE r.songId IN $removed
+CALL () {
+  UNWIND $removed AS row
+  MATCH (:Song)-[r:PERFORMED_IN]->(:Service {id: row.serviceId})
+  WHERE r.songId = row.songId
   DELETE r
-  RETURN count(r) AS removed
+  RETURN count(*) AS removed
 }
-CALL (v) {
+CALL () {
   UNWIND $placed AS row
-  MATCH (:Song)-[r:PERFORMED_IN]->(v)
+  MATCH (:Song)-[r:PERFORMED_IN]->(:Service {id: row.serviceId})
   WHERE r.songId = row.songId
   SET r.position = row.position
-  RETURN count(r) AS placed
+  RETURN count(*) AS placed
 }
-CALL (v) {
+CALL () {
   UNWIND $created AS row
+  MATCH (v:Service {id: row.serviceId})
   MATCH (s:Song {id: row.songId})
   CREATE (s)-[r:PERFORMED_IN {position: row.position, seq: row.seq, date: v.date, serviceType: v.serviceType,
                               songId: s.id, serviceId: v.id}]->(v)
-  RETURN count(r) AS created
+  RETURN count(*) AS created
 }
 RETURN removed, placed, created`,
   },
@@ -248,7 +248,10 @@ RETURN removed, placed, created`,
     },
     cypher: `
 UNWIND $rows AS row
+// From the song: a plan made once the graph had grown (the second part of a large import) began
+// from the artists instead, and walked every artist's songs for each row.
 MATCH (s:Song {id: row.id})-[:BY]->(a:Artist)
+USING INDEX SEEK s:Song(id)
 WITH a, ${PREFIXES.map((p) => `CASE WHEN row.was THEN s.${p}Times - row.${p} ELSE 0 END AS ${p}Before`).join(', ')},
      ${PREFIXES.map((p) => `CASE WHEN row.is THEN s.${p}Times ELSE 0 END AS ${p}After`).join(', ')}
 WITH a, ${PREFIXES.map((p) => `${p}Before, ${p}After`).join(', ')},
