@@ -69,7 +69,7 @@ export async function importSnapshot(tx: Tx, deps: SetlistDeps, snapshot: Snapsh
   const songIds = snapshot.songs.map((s) => s.id);
   const serviceIds = snapshot.services.map((v) => v.id);
   const steps = unordered();
-  // What the target holds before: the services' setlists, the songs' artists (with their usage).
+  // What the target holds before: the setlists of the services it brings.
   const before = await readServices(tx, serviceIds);
   // The songs it brings that the target holds are locked before their usage and artists are
   // read: a writer moving one's usage commits first, or waits for the import, and its artists see

@@ -248,8 +248,8 @@ RETURN removed, placed, created`,
     },
     cypher: `
 UNWIND $rows AS row
-// From the song: a plan made once the graph had grown (the second part of a large import) began
-// from the artists instead, and walked every artist's songs for each row.
+// A seek of the song's id: a plan made once the graph had grown (the second part of a large
+// import) scanned the whole song id index for each row instead.
 MATCH (s:Song {id: row.id})-[:BY]->(a:Artist)
 USING INDEX SEEK s:Song(id)
 WITH a, ${PREFIXES.map((p) => `CASE WHEN row.was THEN s.${p}Times - row.${p} ELSE 0 END AS ${p}Before`).join(', ')},
