@@ -193,9 +193,14 @@ const EXPECTED: Record<string, Expected> = {
   // All time, some types: the song's unique seek and its maintained pairs (no link read), ranked
   // by count (a Top-K).
   songsSungWithAllTime: { reads: ['song_id'], sorts: ['Top(song_id)'] },
-  // All time, every type: the song's pairs off sung_with_together in (songId, together) order;
-  // only ties on together are sorted (a PartialTop), so it stops after the page.
-  songsSungWithAllTypes: { reads: ['sung_with_together'] },
+  // All time, every type: the pairs the song starts off sung_with_together in (songId, together)
+  // order and those it ends off sung_with_other_together in (otherId, together) order; only ties
+  // on together are sorted (a PartialTop each), so each stops after a page, and the one Top merges
+  // those two pages (at most twice the page, whatever the song's partners).
+  songsSungWithAllTypes: {
+    reads: ['sung_with_together', 'sung_with_other_together'],
+    sorts: ['Top(sung_with_together, sung_with_other_together)'],
+  },
   // Service.date in order from each end, cut at the first service of the types: no aggregation
   // over the services (it read them all off service_type).
   serviceSpan: { reads: ['service_date'] },

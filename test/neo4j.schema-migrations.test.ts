@@ -326,12 +326,20 @@ CREATE (a:Song {id: 1, name: 'A', artists: []}), (b:Song {id: 2, name: 'B', arti
     expect(again.summary.counters.updates().propertiesSet).toBe(2 * 2);
   }, 60_000);
 
-  it('a database written before song pairs gains them (both ways round, per type) and their index', async () => {
-    const NEW = ['schema.sungWithTogether', 'schema.sungWithPair', 'data.songPairs'];
+  it('a database written before song pairs gains them (once per pair, per type) and their indexes', async () => {
+    const NEW = [
+      'schema.sungWithTogether',
+      'schema.sungWithPair',
+      'schema.sungWithOtherTogether',
+      'schema.sungWithOtherTogetherOnline',
+      'data.songPairs',
+      'data.pairsOnce',
+    ];
     await migrateNeo4j(driver, database);
     await wipeNeo4j(driver, database);
     await q('DROP INDEX sung_with_together IF EXISTS');
     await q('DROP INDEX sung_with_pair IF EXISTS');
+    await q('DROP INDEX sung_with_other_together IF EXISTS');
     await q(OLD_GRAPH);
     // The graph as the previous release left it: every earlier data step done and recorded.
     for (const [name, text] of Object.entries(BATCHED_DATA_CYPHER)) {
@@ -346,7 +354,7 @@ CREATE (a:Song {id: 1, name: 'A', artists: []}), (b:Song {id: 2, name: 'B', arti
       RETURN s.id = p.songId AND o.id = p.otherId AS keyed, s.name + o.name AS pair, [p.sunAm, p.sunPm, p.wed, p.together] AS counts ORDER BY pair`);
     // Service 1 (SUN_AM) holds A, B and C; service 2 (WED) holds C alone: no pair.
     expect(pairs.records.map((r) => [r.get('pair'), r.get('keyed'), (r.get('counts') as { toNumber(): number }[]).map((n) => n.toNumber())])).toEqual(
-      ['AB', 'AC', 'BA', 'BC', 'CA', 'CB'].map((pair) => [pair, true, [1, 0, 0, 1]]),
+      ['AB', 'AC', 'BC'].map((pair) => [pair, true, [1, 0, 0, 1]]),
     );
     const store = new Neo4jStore(driver, { database });
     const allTime = { from: null, to: null, serviceTypes: ['SUN_AM' as const, 'SUN_PM' as const, 'WED' as const] };
@@ -358,7 +366,38 @@ CREATE (a:Song {id: 1, name: 'A', artists: []}), (b:Song {id: 2, name: 'B', arti
     // A second run recounts the same pairs.
     await q(BATCHED_DATA_CYPHER.songPairs, { after: neo4j.int(-1) });
     const recounted = await q('MATCH ()-[p:SUNG_WITH]->() RETURN count(p) AS n, sum(p.together) AS together');
-    expect([recounted.records[0].get('n').toNumber(), recounted.records[0].get('together').toNumber()]).toEqual([6, 6]);
+    expect([recounted.records[0].get('n').toNumber(), recounted.records[0].get('together').toNumber()]).toEqual([3, 3]);
+  }, 60_000);
+
+  it('a database that stored each song pair both ways round keeps one, from the lower id, and its reports', async () => {
+    const NEW = ['schema.sungWithOtherTogether', 'schema.sungWithOtherTogetherOnline', 'data.pairsOnce'];
+    await migrateNeo4j(driver, database);
+    await wipeNeo4j(driver, database);
+    await q('DROP INDEX sung_with_other_together IF EXISTS');
+    await q(OLD_GRAPH);
+    for (const [name, text] of Object.entries(BATCHED_DATA_CYPHER)) {
+      if (!NEW.includes(`data.${name}`)) await q(text, { after: neo4j.int(-1) });
+    }
+    // The previous release's second copy of each pair: the same counts, from the higher id.
+    await q(`MATCH (s:Song)-[p:SUNG_WITH]->(o:Song)
+      CREATE (o)-[:SUNG_WITH {songId: o.id, otherId: s.id, sunAm: p.sunAm, sunPm: p.sunPm, wed: p.wed, together: p.together}]->(s)`);
+    for (const name of ALL.filter((n) => !NEW.includes(n))) await q(M.recordStep, { name });
+    expect((await q('MATCH ()-[p:SUNG_WITH]->() RETURN count(p) AS n')).records[0].get('n').toNumber()).toBe(6);
+    const { ran } = await migrateNeo4j(driver, database);
+    expect(ran).toEqual(NEW);
+    const pairs = await q(`MATCH (s:Song)-[p:SUNG_WITH]->(o:Song) RETURN s.name + o.name AS pair ORDER BY pair`);
+    expect(pairs.records.map((r) => r.get('pair'))).toEqual(['AB', 'AC', 'BC']);
+    const store = new Neo4jStore(driver, { database });
+    const allTime = { from: null, to: null, serviceTypes: ['SUN_AM' as const, 'SUN_PM' as const, 'WED' as const] };
+    // Song 3 ends both of its pairs: the report reads the pairs a song ends as well as those it starts.
+    expect((await store.songsSungWith(3, allTime, 20)).map((p) => [p.song.name, p.together, p.jaccard])).toEqual([
+      ['A', 1, 0.5],
+      ['B', 1, 0.5],
+    ]);
+    expect((await store.songsSungWith(3, { ...allTime, serviceTypes: ['SUN_AM' as const] }, 20)).map((p) => [p.song.name, p.together])).toEqual([
+      ['A', 1],
+      ['B', 1],
+    ]);
   }, 60_000);
 
   it('a database written before the artist totals gains them, in batches, and the artist_usage_times index', async () => {

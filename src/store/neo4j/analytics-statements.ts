@@ -51,6 +51,18 @@ const STATS = `count(r) AS times, min(r.date) AS first, max(r.date) AS last,
 const askedTimes = (s: string) =>
   USAGE_TYPES.map(([type, p]) => `CASE WHEN '${type}' IN $serviceTypes THEN coalesce(${s}.${p}Times, 0) ELSE 0 END`).join(' + ');
 /** A pair's (p) services together of the asked types. */
+/**
+ * One side of a song's pairs for songsSungWithAllTypes, a page in index order: those it starts
+ * (`songId`, off sung_with_together) or those it ends (`otherId`, off sung_with_other_together).
+ */
+const pairsOfSide = (side: 'songId' | 'otherId') => `
+  MATCH ${side === 'songId' ? '(me:Song)-[p:SUNG_WITH]->(other:Song)' : '(other:Song)-[p:SUNG_WITH]->(me:Song)'}
+  WHERE p.${side} = $songId AND p.together > 0
+  WITH p, other, toFloat(p.together) / (me.usageTimes + other.usageTimes - p.together) AS jaccard
+  ORDER BY p.${side} DESC, p.together DESC, jaccard DESC, other.id
+  LIMIT $limit
+  RETURN other, p.together AS together, jaccard`;
+
 const ASKED_PAIR = USAGE_TYPES.map(([type, p]) => `CASE WHEN '${type}' IN $serviceTypes THEN p.${p} ELSE 0 END`).join(' + ');
 
 const STAT_NAMES = 'times, first, last, openers, closers, sunAm, sunAmLast, sunPm, sunPmLast, wed, wedLast';
@@ -286,11 +298,12 @@ LIMIT $limit`,
   /**
    * All time (no bounds): the same answer as songsSungWith from the song's maintained pairs
    * (SUNG_WITH, ./pairs.ts: per type, the services holding both songs) and both songs' maintained
-   * usage of the asked types, so no link is read. Every pair of the song is read: a subset of
-   * types has no index order (songsSungWithAllTypes serves all three types).
+   * usage of the asked types, so no link is read. Every pair of the song is read, either way round
+   * (each pair is stored once): a subset of types has no index order (songsSungWithAllTypes serves
+   * all three types).
    */
   songsSungWithAllTime: `
-MATCH (me:Song {id: $songId})-[p:SUNG_WITH]->(other:Song)
+MATCH (me:Song {id: $songId})-[p:SUNG_WITH]-(other:Song)
 WITH me, other, ${ASKED_PAIR} AS together
 WHERE together > 0
 WITH other, together,
@@ -300,21 +313,25 @@ ORDER BY together DESC, jaccard DESC, id
 LIMIT $limit`,
 
   /**
-   * All time, every type: the song's pairs in sung_with_together order (its id, then services
-   * together, read backwards), so the server reads the pairs with the most services together and
-   * sorts only those that tie on that count (by Jaccard index, then id) until the page is full:
-   * it stops after the page instead of reading every song ever sung with a popular one. The ORDER
-   * BY names the whole index key on the relationship itself (p.songId is one value here), and the
-   * song is the pairs' own start node: ordered on projected aliases, or with the song matched on
-   * its own (a product whose order is the song's), the planner sorted every pair (a full Top).
+   * All time, every type: the song's pairs in index order of services together, read backwards,
+   * so the server reads the pairs with the most services together and sorts only those that tie
+   * on that count (by Jaccard index, then id) until the page is full: it stops after the page
+   * instead of reading every song ever sung with a popular one. A pair is stored once, from the
+   * lower id (./pairs.ts), so the song's pairs are two ranges: those it starts (sung_with_together,
+   * songId) and those it ends (sung_with_other_together, otherId), each cut after a page, then
+   * merged. Each ORDER BY names its whole index key on the relationship itself (the id is one
+   * value there), and the song is the pairs' own end node: ordered on projected aliases, or with
+   * the song matched on its own (a product whose order is the song's), the planner sorted every
+   * pair (a full Top).
    */
   songsSungWithAllTypes: `
-MATCH (me:Song)-[p:SUNG_WITH]->(other:Song)
-WHERE p.songId = $songId AND p.together > 0
-WITH p, other, toFloat(p.together) / (me.usageTimes + other.usageTimes - p.together) AS jaccard
-ORDER BY p.songId DESC, p.together DESC, jaccard DESC, other.id
+CALL () {${pairsOfSide('songId')}
+UNION ALL${pairsOfSide('otherId')}
+}
+WITH other, together, jaccard
+ORDER BY together DESC, jaccard DESC, other.id
 LIMIT $limit
-RETURN other.id AS id, other.name AS name, other.artists AS artists, p.together AS together, jaccard`,
+RETURN other.id AS id, other.name AS name, other.artists AS artists, together, jaccard`,
 
   /**
    * The first and last service dates of the types: Service.date read in order from each end,

@@ -74,6 +74,11 @@ export const SCHEMA_CYPHER = {
   // A pair by its two songs' ids, for the writers' deltas (movePairs): a seek, where a MERGE
   // between two often-sung songs walked one song's pairs.
   sungWithPair: 'CREATE RANGE INDEX sung_with_pair IF NOT EXISTS FOR ()-[p:SUNG_WITH]-() ON (p.songId, p.otherId)',
+  // A pair is stored once, from the lower id (./pairs.ts): the pairs a song ends, most services
+  // together first, for the same report. Awaited online so the first report after the start uses it.
+  sungWithOtherTogether:
+    'CREATE RANGE INDEX sung_with_other_together IF NOT EXISTS FOR ()-[p:SUNG_WITH]-() ON (p.otherId, p.together)',
+  sungWithOtherTogetherOnline: "CALL db.awaitIndex('sung_with_other_together', 300)",
   // The all-time artists report over every type reads the artists' maintained totals (see
   // ./statements.ts) in this index's order, from the highest, and stops after the page.
   artistUsageTimes: 'CREATE RANGE INDEX artist_usage_times IF NOT EXISTS FOR (a:Artist) ON (a.usageTimes)',
@@ -144,6 +149,9 @@ RETURN count(v) AS rows, max(v.id) AS last`;
  * `artistSpellings` gives artists written before their spelling counts (`spellings`,
  * `spellingUses`: writers move them by the songs that join or leave an artist) those counts,
  * from their songs, the same way (`spellingUses IS NULL` finds only old ones).
+ * `pairsOnce` drops the second copy of each song pair a database from before pairs were stored
+ * once (./pairs.ts) holds: the one from the higher id to the lower, whose counts equal the
+ * other's. Each song's lock first, in id order, as writers take them.
  */
 export const BATCHED_DATA_CYPHER = {
   linkCopies: perServiceBatch(`
@@ -198,6 +206,21 @@ ORDER BY a.key
 LIMIT ${DATA_BATCH}
 ${REFRESH_ARTIST}
 RETURN count(a) AS rows, $after + count(a) AS last`,
+  pairsOnce: `
+MATCH (s:Song)
+WHERE s.id > $after
+WITH s
+ORDER BY s.id
+LIMIT ${DATA_BATCH}
+SET s._lock = true
+REMOVE s._lock
+WITH s
+CALL (s) {
+  MATCH (s)-[p:SUNG_WITH]->(o:Song)
+  WHERE o.id < s.id
+  DELETE p
+}
+RETURN count(s) AS rows, max(s.id) AS last`,
 } as const;
 
 /**
@@ -284,6 +307,7 @@ export const BATCHED_DATA_PARAMS = {
   songPairs: { after: 'INTEGER' },
   artistTotals: { after: 'INTEGER' },
   artistSpellings: { after: 'INTEGER' },
+  pairsOnce: { after: 'INTEGER' },
 } as const satisfies Record<keyof typeof BATCHED_DATA_CYPHER, ParamDecl>;
 
 interface Step {

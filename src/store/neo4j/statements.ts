@@ -5,7 +5,7 @@
  *   (:Song {id, name, artists, ccliNumber?, copyright?, <usage properties>})-[:BY]->(:Artist {key, <artist totals>})
  *   (ccliNumber and copyright, the song's licensing details, are absent when not recorded)
  *   (:Song)-[:PERFORMED_IN {position, seq, date, serviceType, songId, serviceId}]->(:Service {id, date, serviceType})
- *   (:Song)-[:SUNG_WITH {songId, otherId, sunAm, sunPm, wed, together}]->(:Song)   song pairs, see ./pairs.ts
+ *   (:Song)-[:SUNG_WITH {songId, otherId, sunAm, sunPm, wed, together}]->(:Song)   song pairs, once each (songId < otherId), see ./pairs.ts
  *   (a link's date and serviceType copy its service's, kept in step by COPY_TO_LINKS; songId and
  *   serviceId copy its ends' ids, set when it is created and never changed: links never move)
  *   (:User {id, username, usernameKey, passwordHash, role, tokenVersion})
@@ -165,8 +165,10 @@ const PER_TYPE_COUNTS = USAGE_TYPES.map(([type, p]) => `sum(CASE WHEN r.serviceT
 
 /**
  * Recompute the song pairs of the bound song `s` that start at it (see ./pairs.ts): its lock first
- * (as REFRESH_USAGE), then its SUNG_WITH relationships are dropped and made again from its links,
- * one per other song sung in one of its services, counting those services per type. Creating a
+ * (as REFRESH_USAGE), then its SUNG_WITH relationships out are dropped and made again from its
+ * links, one per song with a higher id sung in one of its services, counting those services per
+ * type (the pairs with lower ids start at those songs: a run over every song makes each once, and
+ * drops the second copy a database from before pairs were stored once holds). Creating a
  * relationship locks the other song too, so a pair is never written beside a writer holding either
  * of its songs. The `data.songPairs` migration (./migrations.ts) uses it; writes and imports move
  * pairs by deltas (movePairs).
@@ -180,7 +182,7 @@ CALL (s) {
 }
 CALL (s) {
   MATCH (s)-[r:PERFORMED_IN]->(:Service)<-[:PERFORMED_IN]-(o:Song)
-  WHERE o <> s
+  WHERE o.id > s.id
   WITH o, ${PER_TYPE_COUNTS}
   CREATE (s)-[:SUNG_WITH {songId: s.id, otherId: o.id, ${PAIR_PROPERTIES.map((p) => `${p}: ${p}`).join(', ')}, together: ${PAIR_PROPERTIES.join(' + ')}}]->(o)
 }`;
@@ -426,7 +428,8 @@ DETACH DELETE s
 RETURN count(*) AS deleted`,
   },
   /**
-   * Song pairs (./pairs.ts): add each row's per-type deltas to the pair (songId)->(otherId), made
+   * Song pairs (./pairs.ts): add each row's per-type deltas to the pair (songId)->(otherId)
+   * (songId < otherId: each pair is stored once), made
    * on its first service and removed when no service holds both any more. The caller holds both
    * songs' locks (every song of the setlists it changes), so no other writer makes or removes the
    * same pair beside it, and looking it up before creating it is safe. It is looked up on the
