@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { bucketsBetween } from '../../domain/analytics/buckets';
 import type { TimelineBucket } from '../../generated/graphql';
 import type { SetlistState, WriteEffects } from './maintained';
@@ -33,12 +34,26 @@ export interface Period {
 const keyOf = (kind: TimelineBucket, start: number, end: number) => `${kind}:${start}:${end}`;
 
 /** The four periods (one per kind) holding `date` in `zone`. */
-export function periodsAt(date: number, zone: string): Period[] {
-  return PERIOD_KINDS.map((kind) => {
-    const { start, end } = bucketsBetween(date, date, kind, zone)[0];
-    return { key: keyOf(kind, start, end), kind, start, end };
-  });
+export function periodsAt(date: number, zone: string): readonly Period[] {
+  const cacheKey = `${zone}\u0000${date}`;
+  const cached = PERIODS_AT.get(cacheKey);
+  if (cached) return cached;
+  const periods = Object.freeze(
+    PERIOD_KINDS.map((kind) => {
+      const { start, end } = bucketsBetween(date, date, kind, zone)[0];
+      return Object.freeze({ key: keyOf(kind, start, end), kind, start, end });
+    }),
+  );
+  PERIODS_AT.set(cacheKey, periods);
+  return periods;
 }
+
+/**
+ * periodsAt's answers by zone and instant: luxon's calendar work was about 1.5 ms of Node's time in
+ * each batch of eight setlist writes (a CPU profile of bench:writes), and services come back to a
+ * few dates. Bounded; frozen, as every caller shares them.
+ */
+const PERIODS_AT = new LRUCache<string, readonly Period[]>({ max: 4096 });
 
 /**
  * The maintained period whose range is exactly [start, end] in `zone`, or null: a timeline bucket

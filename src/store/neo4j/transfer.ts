@@ -130,12 +130,25 @@ export async function importSnapshot(tx: Tx, deps: SetlistDeps, snapshot: Snapsh
   // A block of link seqs this process holds may lie below the seqs the snapshot brought.
   deps.seqs.discard();
 
-  // The services' setlists after the import, as stored.
-  const after = await readServices(tx, serviceIds);
-  const transitions: SetlistTransition[] = serviceIds.map((id) => ({
-    serviceId: id,
-    before: before.has(id) ? stateOf(before.get(id)!) : null,
-    after: stateOf(after.get(id)!),
+  // The services' setlists after the import. One the target held is read again (MERGE kept its
+  // links beside the imported ones); one it did not hold has exactly the snapshot's links, in
+  // setlist order (importLinks wrote each, or the import failed), so a first import reads none.
+  const after = await readServices(tx, serviceIds.filter((id) => before.has(id)));
+  const imported = new Map<number, Snapshot['links']>();
+  for (const l of snapshot.links) {
+    const list = imported.get(l.serviceId);
+    if (list) list.push(l);
+    else imported.set(l.serviceId, [l]);
+  }
+  const importedState = (v: Snapshot['services'][number]): SetlistState => ({
+    songIds: (imported.get(v.id) ?? []).sort((a, b) => a.position - b.position || a.seq - b.seq).map((l) => l.songId),
+    serviceType: v.serviceType,
+    date: v.date,
+  });
+  const transitions: SetlistTransition[] = snapshot.services.map((v) => ({
+    serviceId: v.id,
+    before: before.has(v.id) ? stateOf(before.get(v.id)!) : null,
+    after: before.has(v.id) ? stateOf(after.get(v.id)!) : importedState(v),
   }));
   const plan = unordered();
   // The periods of every date before and after, recomputed once from their links (through the
