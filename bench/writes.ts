@@ -62,7 +62,7 @@ const OPS: { id: OpId; label: string }[] = [
 
 const TARGETS = {
   neo4jSingleMedianMs: 25,
-  neo4jGrowth1m: 1.3,
+  growth1m: 1.3,
   writesPerSecond: 150,
   p99Ms: 300,
   neo4jImport1mS: 240,
@@ -75,6 +75,8 @@ const DAY_MS = 86_400_000;
 
 export interface WritesOptions {
   runs: number;
+  /** SQLite's single-writer runs: its medians are under a millisecond, where 30 runs are noise. */
+  sqliteRuns: number;
   warmup: number;
   /** Seconds of the writers' workload, untimed, before anything is measured on a store. */
   warmupSeconds: number;
@@ -93,6 +95,7 @@ export function readWritesOptions(argv: string[]): WritesOptions {
     allowPositionals: false,
     options: {
       runs: { type: 'string' },
+      'sqlite-runs': { type: 'string' },
       warmup: { type: 'string' },
       'warmup-seconds': { type: 'string' },
       writers: { type: 'string' },
@@ -111,6 +114,7 @@ export function readWritesOptions(argv: string[]): WritesOptions {
   };
   return {
     runs: whole('runs', quick ? 10 : 30),
+    sqliteRuns: whole('sqlite-runs', quick ? 100 : 300),
     warmup: whole('warmup', quick ? 2 : 3),
     warmupSeconds: positive(values, 'warmup-seconds', quick ? 3 : 10),
     writers: whole('writers', 8),
@@ -126,6 +130,8 @@ export function readWritesOptions(argv: string[]): WritesOptions {
 // Figures
 
 const round1 = (x: number) => Math.round(x * 10) / 10;
+/** Latencies keep hundredths: SQLite's are fractions of a millisecond. */
+const round2 = (x: number) => Math.round(x * 100) / 100;
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -150,10 +156,10 @@ interface Latency {
 
 const summarise = (xs: number[]): Latency => ({
   runs: xs.length,
-  medianMs: xs.length ? round1(median(xs)) : null,
-  p90Ms: xs.length ? round1(percentile(xs, 0.9)) : null,
-  maxMs: xs.length ? round1(Math.max(...xs)) : null,
-  samplesMs: xs.map(round1),
+  medianMs: xs.length ? round2(median(xs)) : null,
+  p90Ms: xs.length ? round2(percentile(xs, 0.9)) : null,
+  maxMs: xs.length ? round2(Math.max(...xs)) : null,
+  samplesMs: xs.map(round2),
 });
 
 /** Failed writes: how many, and each distinct message with its count. */
@@ -229,7 +235,11 @@ function dater(p: Picks) {
 // ---------------------------------------------------------------------------------------------
 // 1. Single-writer latencies
 
-async function singleWriter(store: Store, p: Picks, o: WritesOptions, errors: Errors): Promise<Record<OpId, Latency>> {
+type Kind = 'linkTop' | 'replaceClear' | 'linkRare';
+const KINDS: Kind[] = ['linkTop', 'replaceClear', 'linkRare'];
+
+/** One store's single-writer runs, one at a time (run), and their summary (result). */
+function singleWriter(store: Store, p: Picks, o: WritesOptions, errors: Errors) {
   const nextDate = dater(p);
   const newService = async () => (await store.createService({ date: nextDate(), serviceType: 'SUN_AM' })).id;
   const top6 = p.top.slice(0, 6);
@@ -237,40 +247,45 @@ async function singleWriter(store: Store, p: Picks, o: WritesOptions, errors: Er
   const keep = (op: OpId, i: number, ms: number | null) => {
     if (ms !== null && i >= o.warmup) times[op].push(ms);
   };
-  const total = o.warmup + o.runs;
-  const attempt = async (what: string, fn: () => Promise<void>) => {
-    try {
-      await fn();
-    } catch (err) {
-      errors.add(what, err); // createService failed
-    }
-  };
-  for (let i = 0; i < total; i++) {
-    await attempt('createService', async () => {
-      const id = await newService();
-      keep('linkTop', i, await write('linkSong(most sung)', errors, () => store.linkSong(id, p.top[0])));
-    });
-  }
-  for (let i = 0; i < total; i++) {
-    await attempt('createService', async () => {
-      const id = await newService();
+  const runs: Record<Kind, (id: number, i: number) => Promise<void>> = {
+    linkTop: async (id, i) => keep('linkTop', i, await write('linkSong(most sung)', errors, () => store.linkSong(id, p.top[0]))),
+    replaceClear: async (id, i) => {
       keep('replace6', i, await write('replaceSetlist(6)', errors, () => store.replaceSetlist(id, top6)));
       keep('clear', i, await write('replaceSetlist([])', errors, () => store.replaceSetlist(id, [])));
-    });
-  }
-  for (let i = 0; i < total; i++) {
-    await attempt('createService', async () => {
-      const id = await newService();
+    },
+    linkRare: async (id, i) => {
       const song = p.rare[i % p.rare.length];
       keep('linkRare', i, await write('linkSong(rarely sung)', errors, () => store.linkSong(id, song)));
-    });
-  }
-  return {
-    linkTop: summarise(times.linkTop),
-    replace6: summarise(times.replace6),
-    clear: summarise(times.clear),
-    linkRare: summarise(times.linkRare),
+    },
   };
+  return {
+    /** Run `i` of one kind, on a new service. */
+    async run(kind: Kind, i: number) {
+      try {
+        await runs[kind](await newService(), i);
+      } catch (err) {
+        errors.add('createService', err); // the write itself reports its own failures
+      }
+    },
+    result: (): Record<OpId, Latency> => ({
+      linkTop: summarise(times.linkTop),
+      replace6: summarise(times.replace6),
+      clear: summarise(times.clear),
+      linkRare: summarise(times.linkRare),
+    }),
+  };
+}
+
+/**
+ * Single-writer runs on several stores, taken in turns: run i of a kind on each store before run
+ * i + 1 on any. SQLite's writes take about a millisecond, and this machine's speed drifts by
+ * 30-40% between minutes (the same 1m file measured 1.19 and 1.68 ms a run apart): histories
+ * measured one after the other compared those minutes, not the histories.
+ */
+async function singleWriters(writers: ReturnType<typeof singleWriter>[], total: number) {
+  for (const kind of KINDS) {
+    for (let i = 0; i < total; i++) for (const w of writers) await w.run(kind, i);
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -420,39 +435,72 @@ interface HistoryResult {
   failed?: string;
 }
 
-async function measure(store: Store, h: History, p: Picks, o: WritesOptions, out: HistoryResult, errors: Errors, label: string) {
-  // A server runs for days: what is measured is its steady state, after its JIT compiled the
-  // write path and its plan cache holds the statements (a Neo4j just started runs them 2-5x slower).
-  console.log(`  ${label} ${h.id}: warming up (${o.writers} writers for ${o.warmupSeconds} s, untimed)`);
-  await storm(store, p, { ...o, seconds: o.warmupSeconds }, errors);
-  console.log(`  ${label} ${h.id}: single-writer latencies (${o.warmup} warm-ups + ${o.runs} runs of each)`);
-  out.latency = await singleWriter(store, p, o, errors);
-  if (h.id === '10y') {
-    console.log(`  ${label} ${h.id}: ${o.writers} writers for ${o.seconds} s`);
-    out.storm = await storm(store, p, o, errors);
-    console.log(`  ${label} ${h.id}: ${out.storm.writes} writes, ${out.storm.writesPerSecond}/s, ${out.storm.errors.count} errors; recounting`);
-    out.recount = await recount(store, p);
-    console.log(`  ${label} ${h.id}: aggregates equal a recount: ${out.recount.equal ? 'yes' : `NO (${out.recount.firstDifference})`}`);
-  }
+/** The 10y history's concurrent writers, then the aggregates against a recount. */
+async function stormAndRecount(store: Store, h: History, p: Picks, o: WritesOptions, out: HistoryResult, errors: Errors, label: string) {
+  console.log(`  ${label} ${h.id}: ${o.writers} writers for ${o.seconds} s`);
+  out.storm = await storm(store, p, o, errors);
+  console.log(`  ${label} ${h.id}: ${out.storm.writes} writes, ${out.storm.writesPerSecond}/s, ${out.storm.errors.count} errors; recounting`);
+  out.recount = await recount(store, p);
+  console.log(`  ${label} ${h.id}: aggregates equal a recount: ${out.recount.equal ? 'yes' : `NO (${out.recount.firstDifference})`}`);
 }
 
-async function sqliteHistory(h: History, p: Picks, o: WritesOptions, work: string): Promise<HistoryResult> {
-  const out: HistoryResult = { history: h.id, loadAvgAtStart: os.loadavg(), load: { importMs: null, diskBytes: null }, errors: { count: 0, messages: [] } };
-  const errors = new Errors();
-  const cached = await database(h, process.env.BENCH_ANALYTICS_DIR ?? os.tmpdir());
-  out.load = { importMs: generatedMs[h.id] ?? null, diskBytes: fs.statSync(cached).size };
-  // A copy: the writes must not change bench:analytics's cached history.
-  const file = path.join(work, `writes-${h.id}.db`);
-  fs.copyFileSync(cached, file);
-  const store = new SqliteStore(file);
+/**
+ * A server runs for days: what is measured is its steady state, after its JIT compiled the write
+ * path and its plan cache holds the statements (a Neo4j just started runs them 2-5x slower).
+ */
+async function warmUp(store: Store, h: History, p: Picks, o: WritesOptions, errors: Errors, label: string) {
+  console.log(`  ${label} ${h.id}: warming up (${o.writers} writers for ${o.warmupSeconds} s, untimed)`);
+  await storm(store, p, { ...o, seconds: o.warmupSeconds }, errors);
+}
+
+/** One Neo4j history: a server of its own, so its histories are measured one after the other. */
+async function measure(store: Store, h: History, p: Picks, o: WritesOptions, out: HistoryResult, errors: Errors, label: string) {
+  await warmUp(store, h, p, o, errors, label);
+  console.log(`  ${label} ${h.id}: single-writer latencies (${o.warmup} warm-ups + ${o.runs} runs of each)`);
+  const w = singleWriter(store, p, o, errors);
+  await singleWriters([w], o.warmup + o.runs);
+  out.latency = w.result();
+  if (h.id === '10y') await stormAndRecount(store, h, p, o, out, errors, label);
+}
+
+/**
+ * SQLite, every history at once: a copy of each cached file open side by side, warmed up, then
+ * their single-writer runs taken in turns (singleWriters), then the 10y history's writers.
+ */
+async function sqliteHistories(histories: History[], picks: Record<string, Picks>, o: WritesOptions, work: string) {
+  const open: { h: History; p: Picks; out: HistoryResult; errors: Errors; file: string; store?: SqliteStore }[] = [];
   try {
-    await measure(store, h, p, o, out, errors, 'SQLite');
+    for (const h of histories) {
+      const out: HistoryResult = { history: h.id, loadAvgAtStart: os.loadavg(), load: { importMs: null, diskBytes: null }, errors: { count: 0, messages: [] } };
+      const cached = await database(h, process.env.BENCH_ANALYTICS_DIR ?? os.tmpdir());
+      out.load = { importMs: generatedMs[h.id] ?? null, diskBytes: fs.statSync(cached).size };
+      // A copy: the writes must not change bench:analytics's cached history.
+      const file = path.join(work, `writes-${h.id}.db`);
+      fs.copyFileSync(cached, file);
+      const x: (typeof open)[number] = { h, p: picks[h.id], out, errors: new Errors(), file };
+      open.push(x);
+      x.store = new SqliteStore(file);
+    }
+    // The copies written back before anything is measured.
+    execFileSync('sync');
+    for (const x of open) await warmUp(x.store!, x.h, x.p, o, x.errors, 'SQLite');
+    console.log(`  SQLite ${histories.map((h) => h.id).join(', ')}: single-writer latencies, in turns (${o.warmup} warm-ups + ${o.sqliteRuns} runs of each)`);
+    const writers = open.map((x) => singleWriter(x.store!, x.p, o, x.errors));
+    await singleWriters(writers, o.warmup + o.sqliteRuns);
+    open.forEach((x, k) => (x.out.latency = writers[k].result()));
+    for (const x of open) if (x.h.id === '10y') await stormAndRecount(x.store!, x.h, x.p, o, x.out, x.errors, 'SQLite');
   } finally {
-    await store.close();
-    for (const ext of ['', '-wal', '-shm']) fs.rmSync(`${file}${ext}`, { force: true });
+    for (const x of open) {
+      await x.store?.close();
+      for (const ext of ['', '-wal', '-shm']) fs.rmSync(`${x.file}${ext}`, { force: true });
+    }
   }
-  out.errors = errors.toJSON();
-  return out;
+  const results: Partial<Record<History['id'], HistoryResult>> = {};
+  for (const x of open) {
+    x.out.errors = x.errors.toJSON();
+    results[x.h.id] = x.out;
+  }
+  return results;
 }
 
 async function neo4jHistory(h: History, snapshot: Snapshot, p: Picks, o: WritesOptions): Promise<HistoryResult> {
@@ -508,7 +556,7 @@ function growthOf(r: Partial<Record<History['id'], HistoryResult>>) {
 }
 
 function printTables(results: Results, histories: History[], o: WritesOptions) {
-  console.log(`\nSingle writer, ms: median / p90 / max of ${o.runs} runs after ${o.warmup} warm-ups, each on a new service`);
+  console.log(`\nSingle writer, ms: median / p90 / max of ${o.sqliteRuns} (SQLite) and ${o.runs} (Neo4j) runs after ${o.warmup} warm-ups, each on a new service`);
   const head = ['store  operation', ...histories.map((h) => h.id), 'growth 100y/10y', 'growth 1m/10y'];
   const rows = [head];
   for (const [store, r] of Object.entries(results) as [StoreName, Partial<Record<History['id'], HistoryResult>>][]) {
@@ -583,10 +631,16 @@ function targetsOf(results: Results): Target[] {
       const m10 = neo['10y']?.latency?.[id].medianMs ?? null;
       t.push({ store: 'neo4j', what: `${label} median at 10y, ms`, target: `<= ${TARGETS.neo4jSingleMedianMs}`, value: m10, met: m10 === null ? null : m10 <= TARGETS.neo4jSingleMedianMs });
       const g = growthOf(neo)[id]['1m/10y'];
-      t.push({ store: 'neo4j', what: `${label} median growth 10y -> 1m`, target: `<= ${TARGETS.neo4jGrowth1m}x`, value: g, met: g === null ? null : g <= TARGETS.neo4jGrowth1m });
+      t.push({ store: 'neo4j', what: `${label} median growth 10y -> 1m`, target: `<= ${TARGETS.growth1m}x`, value: g, met: g === null ? null : g <= TARGETS.growth1m });
     }
     const imp = neo['1m']?.load.importMs ?? null;
     t.push({ store: 'neo4j', what: '1m import, s', target: `<= ${TARGETS.neo4jImport1mS}`, value: imp === null ? null : round1(imp / 1000), met: imp === null ? null : imp / 1000 <= TARGETS.neo4jImport1mS });
+  }
+  if (results.sqlite) {
+    for (const { id, label } of OPS) {
+      const g = growthOf(results.sqlite)[id]['1m/10y'];
+      t.push({ store: 'sqlite', what: `${label} median growth 10y -> 1m`, target: `<= ${TARGETS.growth1m}x`, value: g, met: g === null ? null : g <= TARGETS.growth1m });
+    }
   }
   for (const [store, r] of Object.entries(results) as [StoreName, Partial<Record<History['id'], HistoryResult>>][]) {
     const s = r['10y']?.storm;
@@ -640,14 +694,16 @@ export async function writesBench(argv: string[] = []): Promise<number> {
   try {
     for (const h of histories) {
       const snapshot = snapshotOf(h);
-      const p = picksOf(h, snapshot, o.warmup + o.runs);
+      const p = picksOf(h, snapshot, o.warmup + Math.max(o.runs, o.sqliteRuns));
       picks[h.id] = p;
       console.log(`History ${h.id}: ${snapshot.songs.length} songs, ${snapshot.services.length} services, ${p.links} links; most sung #${p.top[0]} (${p.topLinks[0]} links), rare songs with ${p.rareLinks[0]}-${p.rareLinks.at(-1)} links`);
-      console.log(`History ${h.id}: SQLite`);
-      (results.sqlite ??= {})[h.id] = await sqliteHistory(h, p, o, work);
-      if (stores.includes('neo4j')) {
+    }
+    console.log('SQLite');
+    results.sqlite = await sqliteHistories(histories, picks, o, work);
+    if (stores.includes('neo4j')) {
+      for (const h of histories) {
         console.log(`History ${h.id}: Neo4j`);
-        (results.neo4j ??= {})[h.id] = await neo4jHistory(h, snapshot, p, o);
+        (results.neo4j ??= {})[h.id] = await neo4jHistory(h, snapshotOf(h), picks[h.id], o);
       }
     }
   } finally {
