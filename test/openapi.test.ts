@@ -91,6 +91,26 @@ describe('operations', () => {
     }
   });
 
+  test('a body date is documented as the service reads it: epoch ms or an ISO-8601 date-time', async () => {
+    for (const [method, p] of [['POST', '/services'], ['PUT', '/services/:id']] as const) {
+      const date = opOf(method, p).requestBody.content['application/json'].schema.properties.date;
+      expect([method, date.oneOf]).toEqual([
+        method,
+        [
+          { type: 'integer', format: 'int64', minimum: Date.UTC(1900, 0, 1), maximum: Date.UTC(2201, 0, 1) - 1 },
+          { type: 'string', format: 'date-time' },
+        ],
+      ]);
+    }
+    // Both forms are taken, and the answer is epoch ms, as the document's Service says.
+    const token = await s.adminToken();
+    for (const date of [1_704_621_600_000, '2024-01-07T10:00:00Z', '2024-01-07T11:00:00+01:00']) {
+      const res = await s.api('POST', '/services', { token, body: { date, serviceType: 'SUN_AM' } });
+      expect([date, res.status, res.body.date]).toEqual([date, 201, 1_704_621_600_000]);
+    }
+    expect(doc.components.schemas.Service.properties.date).toEqual(expect.objectContaining({ type: 'integer', format: 'int64' }));
+  });
+
   test('paging parameters state their bounds', () => {
     const limit = opOf('GET', '/songs').parameters.find((p: { name: string }) => p.name === 'limit');
     expect(limit.schema).toEqual(expect.objectContaining({ minimum: 1, maximum: 1000 }));
@@ -103,6 +123,9 @@ describe('observed statuses are documented (the check test/global-teardown.ts ru
     expect(verdictOf(doc, { method: 'HEAD', path: '/songs/7', status: 200 })?.operation).toBe('song');
     expect(verdictOf(doc, { method: 'GET', path: '/songs/forService/3', status: 200 })?.operation).toBe('songsForService');
     expect(verdictOf(doc, { method: 'PATCH', path: '/songs/1', status: 405 })?.documented).toEqual(['405', '400', '429']);
+    // A literal path's own methods decide, not a parameter path that also matches (as the router).
+    expect(verdictOf(doc, { method: 'PUT', path: '/users/me', status: 405 })?.operation).toBe('(other method)');
+    expect(verdictOf(doc, { method: 'PUT', path: '/users/7', status: 200 })?.operation).toBe('updateUser');
     expect(verdictOf(doc, { method: 'OPTIONS', path: '/songs', status: 204 })?.documented).toEqual(['204', '400', '429']);
     expect(verdictOf(doc, { method: 'GET', path: '/nope', status: 404 })?.documented).toEqual(['404', '400', '429']);
     expect(verdictOf(doc, { method: 'GET', path: '/openapi.json', status: 200 })).toBeUndefined();

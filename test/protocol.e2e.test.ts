@@ -137,6 +137,22 @@ describe('every /api/v1 answer: JSON, CORS and security headers', () => {
     expect(res.headers.get('allow')).toBe('GET, POST, OPTIONS');
   });
 
+  test("a path's own methods decide, not a parameter path that also matches the URL", async () => {
+    // /users/login and /users/me are paths of their own; PUT and DELETE exist on /users/:id only.
+    for (const [method, path, allow] of [
+      ['PUT', '/users/login', 'POST, OPTIONS'],
+      ['GET', '/users/login', 'POST, OPTIONS'],
+      ['PUT', '/users/me', 'GET, OPTIONS'],
+      ['DELETE', '/users/me', 'GET, OPTIONS'],
+    ] as const) {
+      const res = await s.api(method, path, { token: await s.adminToken(), body: method === 'PUT' ? {} : undefined });
+      expectError(res, 405, 'METHOD_NOT_ALLOWED');
+      expect([method, path, res.headers.get('allow')]).toEqual([method, path, allow]);
+    }
+    // HEAD goes with GET.
+    expect((await s.api('HEAD', '/users/me', { token: await s.adminToken() })).status).toBe(200);
+  });
+
   test('headers a browser script needs to read are exposed', async () => {
     const res = await s.api('GET', '/songs', { headers: { origin: 'https://x.example' } });
     const exposed = (res.headers.get('access-control-expose-headers') ?? '').toLowerCase().split(/\s*,\s*/);

@@ -3,8 +3,8 @@ import type { DateRange } from '../store/types';
 import { parseIsoDateTime } from './iso8601';
 
 /** Service dates must fall in years 1900–2200 (docs/API.md). */
-const MIN_MS = Date.UTC(1900, 0, 1);
-const MAX_MS = Date.UTC(2201, 0, 1) - 1;
+export const MIN_MS = Date.UTC(1900, 0, 1);
+export const MAX_MS = Date.UTC(2201, 0, 1) - 1;
 
 const EPOCH_MS = /^-?\d{1,16}$/;
 const DAY = /^\d{4}-\d{2}-\d{2}$/;

@@ -1,4 +1,6 @@
+import { isDeepStrictEqual } from 'node:util';
 import { GraphQLNonNull, isNonNullType, type GraphQLSchema } from 'graphql';
+import { MAX_MS, MIN_MS } from '../domain/dates';
 import { accessOf } from '../graphql/permissions';
 import type { RootField } from '../graphql/operations';
 import { describeQueryParameter } from './input';
@@ -165,6 +167,22 @@ function describeParameters(op: Operation): void {
   if (!op.parameters?.length) delete op.parameters;
 }
 
+/** The Timestamp scalar as SOFA writes a body field of it (src/rest/sofa.ts, customScalars). */
+const TIMESTAMP_AS_SOFA_WRITES_IT = { type: 'integer', format: 'int64' };
+/**
+ * What a body's Timestamp accepts (src/graphql/scalars.ts): epoch ms or an ISO-8601 date-time. The
+ * scalar has one schema in SOFA, the answers' integer, with which a generated client refused the
+ * date-time form docs/API.md documents.
+ */
+const TIMESTAMP_IN = {
+  oneOf: [
+    // The years 1900 to 2200, as parseTimestamp checks them.
+    { type: 'integer', format: 'int64', minimum: MIN_MS, maximum: MAX_MS },
+    { type: 'string', format: 'date-time' },
+  ],
+  description: 'Epoch milliseconds, or an ISO-8601 date-time with `Z` or an offset',
+};
+
 /**
  * SOFA lists every argument of a POST/PUT both as a query parameter and as a body field, path
  * parameters included. This API reads those arguments from the JSON body only (src/rest/input.ts),
@@ -175,6 +193,9 @@ function describeBody(op: Operation, inPath: string[]): void {
   const schema = op.requestBody?.content?.['application/json']?.schema;
   if (!op.requestBody || !schema) return;
   for (const name of inPath) delete schema.properties?.[name];
+  for (const [name, property] of Object.entries(schema.properties ?? {})) {
+    if (isDeepStrictEqual(property, TIMESTAMP_AS_SOFA_WRITES_IT)) schema.properties![name] = TIMESTAMP_IN;
+  }
   schema.required = schema.required?.filter((name) => !inPath.includes(name));
   if (!schema.required?.length) delete schema.required;
   if (!Object.keys(schema.properties ?? {}).length) {

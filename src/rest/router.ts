@@ -128,9 +128,20 @@ export function createRestRouter(
     }
   });
 
+  const prepared = ROUTES.map((r) => prepare(sofa, r));
   const methodsByPath = new Map<string, string[]>();
-  for (const route of ROUTES.map((r) => prepare(sofa, r))) {
-    methodsByPath.set(route.path, [...(methodsByPath.get(route.path) ?? []), route.method]);
+  for (const route of prepared) methodsByPath.set(route.path, [...(methodsByPath.get(route.path) ?? []), route.method]);
+  // A known path with a method it does not have: 405, decided right after the path's own routes,
+  // before any less specific path that also matches the URL (ROUTES runs most specific first), so
+  // `PUT /users/me` is refused as a method of /users/me, not read as `PUT /users/:id` with id 'me'.
+  const methodNotAllowed = (path: string) => {
+    const methods = methodsByPath.get(path)!;
+    router.all(path, (req, res) => {
+      res.set('Allow', [...methods, 'OPTIONS'].join(', '));
+      sendError(res, new AppError('METHOD_NOT_ALLOWED', `${req.method} is not allowed on this path; use ${methods.join(', ')}`));
+    });
+  };
+  for (const [i, route] of prepared.entries()) {
     const { access, rule } = route.operation;
 
     const analytics = isAnalyticsField(route.field);
@@ -196,14 +207,7 @@ export function createRestRouter(
         next(err);
       }
     });
-  }
-
-  // A known path with a method it does not have.
-  for (const [path, methods] of methodsByPath) {
-    router.all(path, (req, res) => {
-      res.set('Allow', [...methods, 'OPTIONS'].join(', '));
-      sendError(res, new AppError('METHOD_NOT_ALLOWED', `${req.method} is not allowed on this path; use ${methods.join(', ')}`));
-    });
+    if (prepared[i + 1]?.path !== route.path) methodNotAllowed(route.path);
   }
 
   router.use((req: Request, res: Response) => {

@@ -64,7 +64,9 @@ export function verdictOf(doc: Doc, call: ApiCall): Verdict | undefined {
   if (DOCUMENT_PATHS.some((re) => re.test(call.path))) return undefined;
   const method = call.method === 'HEAD' ? 'GET' : call.method;
   const onPath = matchers(doc).filter((m) => m.regex.test(call.path));
-  const hit = onPath.find((m) => m.method === method);
+  // As the router decides: the most specific path matching the URL, with its own methods only
+  // (`PUT /users/me` is a method /users/me lacks, not `PUT /users/{id}`).
+  const hit = onPath.find((m) => m.template === onPath[0].template && m.method === method);
   if (!hit) {
     // An undecodable path is refused before routing: 400 on any path and method.
     if (!onPath.length) return { call, operation: '(unknown path)', documented: ['404', '400', '429'] };
