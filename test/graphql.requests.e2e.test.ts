@@ -81,6 +81,16 @@ describe('a document with several operations', () => {
     expectMistake(await runGet(DOC, 'Nope'), /Unknown operation named "Nope"/);
   });
 
+  test('every validation problem of a document is one error, each BAD_REQUEST, and nothing runs', async () => {
+    const res = await run('{ songs { nope also: alsoNot } }');
+    expect(res.status).toBe(400);
+    expect(res.body).not.toHaveProperty('data');
+    expect(res.body.errors.map((e: { message: string; extensions: { code: string } }) => [e.message.match(/"(\w+)"/)?.[1], e.extensions.code])).toEqual([
+      ['nope', 'BAD_REQUEST'],
+      ['alsoNot', 'BAD_REQUEST'],
+    ]);
+  });
+
   test('no operationName with several operations is 400 BAD_REQUEST', async () => {
     await run(DOC, 'ListSongs');
     expectMistake(await run(DOC), /Must provide operation name/);
