@@ -14,7 +14,8 @@ import { createGraphQLHandler } from './graphql/server';
 import { bodyParserError, jsonBody } from './http/body';
 import { clientError } from './http/errors';
 import { rejectUndecodablePaths } from './http/path';
-import { RATE_LIMIT_HEADERS, RequestRateLimiter } from './http/rate-limit';
+import { CORS_ALLOWED_HEADERS, corsExposedHeaders } from './http/cors';
+import { RequestRateLimiter } from './http/rate-limit';
 import { rateLimitPlugin } from './graphql/rate-limit';
 import { insightsRouter } from './insights';
 import { Lifecycle } from './lifecycle';
@@ -97,9 +98,8 @@ export async function createApp(config: Config, rawStore: Store, log: Logger): P
 
   const graphqlCors = cors({
     origin: config.corsOrigins,
-    // Joined once here rather than by cors on every request.
-    allowedHeaders: 'Authorization,Content-Type,X-Request-Id',
-    exposedHeaders: ['X-Request-Id', 'Retry-After', ...RATE_LIMIT_HEADERS].join(','),
+    allowedHeaders: CORS_ALLOWED_HEADERS,
+    exposedHeaders: corsExposedHeaders('graphql'),
     maxAge: 600,
   });
   // Everything above (the probes, and /metrics in the observability router) is never limited. A

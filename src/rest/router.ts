@@ -9,7 +9,8 @@ import { decideAccess } from '../graphql/permissions';
 import { bodyParserError, jsonBody } from '../http/body';
 import { clientError, firstError, toAppError } from '../http/errors';
 import { rejectUndecodablePaths } from '../http/path';
-import { RATE_LIMIT_HEADERS, type RequestRateLimiter } from '../http/rate-limit';
+import { CORS_ALLOWED_HEADERS, corsExposedHeaders } from '../http/cors';
+import type { RequestRateLimiter } from '../http/rate-limit';
 import { oversize, sendJsonWithin } from '../http/response-size';
 import { isAnalyticsField } from '../graphql/rate-limit';
 import { sendError } from './errors';
@@ -75,9 +76,8 @@ export function restCors(corsOrigins: string[] | '*'): RequestHandler {
   const headers = cors({
     origin: corsOrigins,
     methods: ALLOWED_METHODS,
-    // Joined once here rather than by cors on every request.
-    allowedHeaders: 'Authorization,Content-Type,X-Request-Id',
-    exposedHeaders: ['Location', 'X-Total-Count', 'Retry-After', 'WWW-Authenticate', 'X-Request-Id', ...RATE_LIMIT_HEADERS].join(','),
+    allowedHeaders: CORS_ALLOWED_HEADERS,
+    exposedHeaders: corsExposedHeaders('rest'),
     optionsSuccessStatus: 204,
     maxAge: 600,
   });
