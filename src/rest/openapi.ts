@@ -7,7 +7,7 @@ import { describeQueryParameter } from './input';
 import { markNullableFields, withNullability, type SchemaObject } from './openapi-nullable';
 import { pathParams, ROUTES, type RestRoute } from './routes';
 import type { SofaRouter } from './sofa';
-import { BASE_PATH } from './sofa';
+import { BASE_PATH, TIMESTAMP_JSON } from './sofa';
 
 type Parameter = { name: string; in: string; description?: string; required?: boolean; schema?: Record<string, unknown> };
 type BodySchema = { properties?: Record<string, unknown>; required?: string[] };
@@ -167,8 +167,6 @@ function describeParameters(op: Operation): void {
   if (!op.parameters?.length) delete op.parameters;
 }
 
-/** The Timestamp scalar as SOFA writes a body field of it (src/rest/sofa.ts, customScalars). */
-const TIMESTAMP_AS_SOFA_WRITES_IT = { type: 'integer', format: 'int64' };
 /**
  * What a body's Timestamp accepts (src/graphql/scalars.ts): epoch ms or an ISO-8601 date-time. The
  * scalar has one schema in SOFA, the answers' integer, with which a generated client refused the
@@ -177,7 +175,7 @@ const TIMESTAMP_AS_SOFA_WRITES_IT = { type: 'integer', format: 'int64' };
 const TIMESTAMP_IN = {
   oneOf: [
     // The years 1900 to 2200, as parseTimestamp checks them.
-    { type: 'integer', format: 'int64', minimum: MIN_MS, maximum: MAX_MS },
+    { ...TIMESTAMP_JSON, minimum: MIN_MS, maximum: MAX_MS },
     { type: 'string', format: 'date-time' },
   ],
   description: 'Epoch milliseconds, or an ISO-8601 date-time with `Z` or an offset',
@@ -194,7 +192,7 @@ function describeBody(op: Operation, inPath: string[]): void {
   if (!op.requestBody || !schema) return;
   for (const name of inPath) delete schema.properties?.[name];
   for (const [name, property] of Object.entries(schema.properties ?? {})) {
-    if (isDeepStrictEqual(property, TIMESTAMP_AS_SOFA_WRITES_IT)) schema.properties![name] = TIMESTAMP_IN;
+    if (isDeepStrictEqual(property, TIMESTAMP_JSON)) schema.properties![name] = TIMESTAMP_IN;
   }
   schema.required = schema.required?.filter((name) => !inPath.includes(name));
   if (!schema.required?.length) delete schema.required;

@@ -26,6 +26,9 @@ export type Sofa = ReturnType<typeof createSofa>;
  * SOFA's own router (src/rest/router.ts runs the operations); its router writes the OpenAPI
  * document (./openapi.ts).
  */
+/** The Timestamp scalar's JSON type: epoch ms (./openapi.ts widens it for request bodies). */
+export const TIMESTAMP_JSON = { type: 'integer', format: 'int64' } as const;
+
 export function sofaOf(schema: GraphQLSchema): Sofa {
   return createSofa({
     basePath: BASE_PATH,
@@ -36,8 +39,7 @@ export function sofaOf(schema: GraphQLSchema): Sofa {
     // Without this SOFA documents the scalar as an `object` and refers to a schema it never writes.
     customScalars: {
       Timestamp: {
-        type: 'integer',
-        format: 'int64',
+        ...TIMESTAMP_JSON,
         description: 'Epoch milliseconds; input also accepts an ISO-8601 date-time with Z or an offset',
       },
     },
