@@ -208,9 +208,10 @@ const EXPECTED: Record<string, Expected> = {
   // (its start and end), any other bucket one relationship range seek on the links' dates
   // (the buckets' rows put in order: the one Sort, named by the zone seek it sits above).
   usageTimeline: { reads: ['timeline_zone_name', 'period_range', 'performed_in_date'], sorts: ['Sort(timeline_zone_name)'] },
-  // Timeline period deltas: each period by its key, and per song of a row its links in the
-  // period off performed_in_song (its id, then the period's dates): never the period's links.
-  movePeriods: { reads: ['timeline_zone_name', 'period_key', 'performed_in_song_type'] },
+  // Timeline period deltas: each period by its key; a small one's other services off service_date
+  // (their links by expanding them), a larger one's per song of a row off performed_in_song_type
+  // (its id and a type, then the period's dates): never a large period's links.
+  movePeriods: { reads: ['timeline_zone_name', 'period_key', 'service_date', 'performed_in_song_type'] },
   // Recomputing a period: its services off service_date, its links off performed_in_date.
   recomputePeriods: { reads: ['timeline_zone_name', 'period_key', 'service_date', 'performed_in_date'] },
   // The run: Service.date backwards from $to, cut at $lastServices (no sort of the services);

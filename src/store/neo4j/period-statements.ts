@@ -35,6 +35,34 @@ const meets = (m: number, bits: string) =>
     .join(' OR ')})`;
 
 /**
+ * A period holding at most this many links per song of a write's row is read from its services
+ * (a week: a few services, a handful of links each) rather than sought per song and type (up to
+ * three index seeks per song), which costs more than reading a link.
+ */
+const SCAN_LINKS_PER_SONG = 3;
+
+/** The service types with their bits, as a Cypher list. */
+const TYPE_BITS = `[${PERIOD_TYPES.map((t) => `{type: '${t.type}', bit: ${t.bit}}`).join(', ')}]`;
+
+/**
+ * Of the types in `types` (a Cypher list), those the song has a link of in the period to a service
+ * other than the write's: per type a seek of performed_in_song_type (the song, the type, the
+ * period's dates) that stops at the first such link.
+ */
+const otherTypes = (types: string, column: string) => `UNWIND ${types} AS type
+    CALL (row, songId, type) {
+      OPTIONAL MATCH ()-[q:PERFORMED_IN]->()
+      USING INDEX SEEK q:PERFORMED_IN(songId, serviceType, date)
+      WHERE q.songId = songId AND q.serviceType = type AND q.date >= row.start AND q.date <= row.end
+        AND NOT q.serviceId IN $serviceIds
+      WITH q
+      LIMIT 1
+      RETURN q IS NOT NULL AS seen
+    }
+    WITH type WHERE seen
+    RETURN collect(type) AS ${column}`;
+
+/**
  * A database with no zone record has had no period written since it was emptied (the migration
  * makes one, zone-less, and so does the first period write, in its zone): the timeline trusts
  * its (absent) periods in any zone. Read without a lock; created at most once (the constraint
@@ -55,11 +83,15 @@ export const PERIOD_STATEMENTS = {
    * Apply a write's period deltas (./periods.ts periodDeltas); `rows` sorted by key, so the
    * Period locks (the MERGE, then the SET) are taken in one order. Per song of a row, `others`
    * are the types of its links in the period to services other than `$serviceIds` (the write's
-   * own services, whose links the write has changed and whose before and after the row carries):
-   * per type, whether one exists, a seek of performed_in_song_type (its id, the type, the period's
-   * dates) that stops at the first such link, however often the song was sung there. Those links are the same before
-   * and after the write, so the counts read here are not the ones being changed. The count of
-   * periods moved.
+   * own services, whose links the write has changed and whose before and after the row carries).
+   * Those links are the same before and after the write, so the counts read here are not the ones
+   * being changed. Sought per type (otherTypes: a seek that stops at the first such link, however
+   * often the song was sung there), the types the write changed for the song first: a count of
+   * songs of mask M moves only when the song's bits in M went from none to some or back, so M holds
+   * a changed type, and when the song has other links of every changed type nothing moves and the
+   * other types are not sought (a song sung every week: one seek per period, not three). A small
+   * period (SCAN_LINKS_PER_SONG, by the links it counted before the write) is read from its other
+   * services instead, once for the row. The count of periods moved.
    */
   movePeriods: {
     params: {
@@ -80,22 +112,32 @@ ${RECORD_ZONE}
 UNWIND $rows AS row
 ${MERGE_PERIOD}
 ${LOCK_PERIOD}
-WITH p, row
-CALL (row) {
+WITH p, row, ${LINKS.map((c) => `p.${c}`).join(' + ')} <= ${SCAN_LINKS_PER_SONG} * size(row.songIds) AS small
+// A small period (a week): the links of its other services, read from them, once for all its songs.
+CALL (row, small) {
+  // No row to seek from unless small (a WHERE small here was checked after the seek).
+  UNWIND CASE WHEN small THEN [row] ELSE [] END AS period
+  MATCH (v:Service)
+  WHERE v.date >= period.start AND v.date <= period.end AND NOT v.id IN $serviceIds
+  MATCH (:Song)-[r:PERFORMED_IN]->(v)
+  WHERE r.songId IN period.songIds
+  RETURN collect([r.songId, r.serviceType]) AS linked
+}
+CALL (row, small, linked) {
   UNWIND range(0, size(row.songIds) - 1) AS k
-  WITH row, row.songIds[k] AS songId, row.beforeBits[k] AS before, row.afterBits[k] AS after
-${PERIOD_TYPES.map(
-    (t) => `  CALL (row, songId) {
-    OPTIONAL MATCH ()-[q:PERFORMED_IN]->()
-    USING INDEX SEEK q:PERFORMED_IN(songId, serviceType, date)
-    WHERE q.songId = songId AND q.serviceType = '${t.type}' AND q.date >= row.start AND q.date <= row.end
-      AND NOT q.serviceId IN $serviceIds
-    WITH q
-    LIMIT 1
-    RETURN CASE WHEN q IS NULL THEN [] ELSE ['${t.type}'] END AS ${t.prefix}Other
-  }`,
-  ).join('\n')}
-  WITH row, songId, before, after, ${PERIOD_TYPES.map((t) => `${t.prefix}Other`).join(' + ')} AS others
+  WITH row, small, linked, row.songIds[k] AS songId, row.beforeBits[k] AS before, row.afterBits[k] AS after
+  WITH row, small, linked, songId, before, after,
+       [t IN ${TYPE_BITS} WHERE before / t.bit % 2 <> after / t.bit % 2 | t.type] AS changed,
+       [t IN ${TYPE_BITS} WHERE before / t.bit % 2 = after / t.bit % 2 | t.type] AS unchanged
+  CALL (row, songId, small, changed) {
+    ${otherTypes('CASE WHEN small THEN [] ELSE changed END', 'found')}
+  }
+  // Other links of every type the write changed: no count of songs moves, whatever the others.
+  CALL (row, songId, small, changed, unchanged, found) {
+    ${otherTypes('CASE WHEN small OR size(found) = size(changed) THEN [] ELSE unchanged END', 'more')}
+  }
+  WITH row, songId, before, after,
+       CASE WHEN small THEN [x IN linked WHERE x[0] = songId | x[1]] ELSE found + more END AS others
   RETURN ${MASKS.map(
     (m) => `sum(CASE WHEN ${meets(m, 'after')} THEN 1 ELSE 0 END) - sum(CASE WHEN ${meets(m, 'before')} THEN 1 ELSE 0 END) AS d${m}`,
   ).join(',\n    ')}
