@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { SETLIST_MAX_SONGS } from '../src/domain/setlist';
 import { ERROR_STATUS } from '../src/errors';
 import { startTestServer, type Reply, type TestServer } from './helpers/server';
 
@@ -451,7 +452,8 @@ test(
 
 // ---------------------------------------------------------------------------------------------
 // The cost limit (docs/API.md, GraphQL: Limits): nested relations fanning out, each list sized
-// by a literal, a variable or nothing (a whole list counts as 1000, a connection's page as 20).
+// by a literal, a variable or nothing (a whole list counts as 1000, a connection's page as 20, a
+// service's setlist at most SETLIST_MAX_SONGS).
 // The expected cost is worked out here from the documented rule; over the limit the answer is a
 // 400 naming it, at or under it the query answers, and literals and variables agree.
 
@@ -528,8 +530,10 @@ function selectionCost(sel: Selection): number {
       (sum, r) =>
         sum +
         (r.field === 'setlist'
-          ? 1 + 1000 * (1 + 1 + selectionCost(r.child)) // { position song { ... } }, returned whole
-          : 1 + listSize(r.size, 1000) * selectionCost(r.child)),
+          ? 1 + SETLIST_MAX_SONGS * (1 + 1 + selectionCost(r.child)) // { position song { ... } }, returned whole
+          : r.field === 'songs' // a service's setlist: at most SETLIST_MAX_SONGS, whatever the limit
+            ? 1 + Math.min(listSize(r.size, SETLIST_MAX_SONGS), SETLIST_MAX_SONGS) * selectionCost(r.child)
+            : 1 + listSize(r.size, 1000) * selectionCost(r.child)),
       0,
     )
   );

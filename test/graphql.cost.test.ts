@@ -10,6 +10,7 @@ import {
 import { formatCost, fragmentsOf, operationCost } from '../src/graphql/cost';
 import { COST_TABLE, type CostTable, type FieldCoordinate } from '../src/graphql/cost-table';
 import { loadTypeDefs } from '../src/graphql/schema';
+import { SETLIST_MAX_SONGS } from '../src/domain/setlist';
 
 /**
  * The arithmetic of the cost rule (src/graphql/cost.ts), on the real schema: each field is one
@@ -40,20 +41,30 @@ describe('values', () => {
     expect(costOf('{ services(limit: 20) { songs(limit: 3) { name } } }')).toBe(1 + 20 * (1 + 3 * 1));
   });
 
-  test('the attack of four nested lists of 1000 costs about 10^12', () => {
+  test('the attack of four nested lists of 1000 costs about 10^10 (the setlists count at most 100)', () => {
     const attack = '{ services(limit:1000){ id songs(limit:1000){ id services(limit:1000){ id songs(limit:1000){ id } } } } }';
-    const songs = 1 + 1000 * 1;
+    const songs = 1 + 100 * 1;
     const services = 1 + 1000 * (1 + songs);
-    const songs2 = 1 + 1000 * (1 + services);
+    const songs2 = 1 + 100 * (1 + services);
     expect(costOf(attack)).toBe(1 + 1000 * (1 + songs2));
-    expect(costOf(attack)).toBe(1_002_002_002_001);
+    expect(costOf(attack)).toBe(10_200_202_001);
   });
 
   test('a list returned whole counts as 1000 items', () => {
     expect(costOf('{ songs { id } }')).toBe(1 + 1000);
-    expect(costOf('{ service(id: 1) { setlist { position song { id } } } }')).toBe(1 + 1 + 1000 * (1 + 2));
     expect(costOf('{ song(id: 1) { services { id } } }')).toBe(1 + 1 + 1000);
-    expect(costOf('mutation { setServiceSongs(serviceId: 1, songIds: [1]) { id } }')).toBe(1 + 1000);
+  });
+
+  test('a setlist counts as the most songs a service holds (100), with or without a limit', () => {
+    expect(SETLIST_MAX_SONGS).toBe(100);
+    expect(costOf('{ service(id: 1) { setlist { position song { id } } } }')).toBe(1 + 1 + 100 * (1 + 2));
+    expect(costOf('{ service(id: 1) { songs { id } } }')).toBe(1 + 1 + 100);
+    expect(costOf('{ service(id: 1) { songs(limit: 500) { id } } }')).toBe(1 + 1 + 100);
+    expect(costOf('{ service(id: 1) { songs(limit: 20) { id } } }')).toBe(1 + 1 + 20);
+    expect(costOf('mutation { setServiceSongs(serviceId: 1, songIds: [1]) { id } }')).toBe(1 + 100);
+    expect(costOf('mutation { addSongToService(serviceId: 1, songId: 1) { id } }')).toBe(1 + 100);
+    // What a page of services with their setlists costs: 50 services of up to 100 songs each.
+    expect(costOf('{ services(limit: 50) { id date serviceType songs { id name artists } } }')).toBe(1 + 50 * (3 + 1 + 100 * 3));
   });
 
   test('a limit outside 1..1000 counts as the nearest bound (the resolver refuses it before reading)', () => {
@@ -163,7 +174,7 @@ describe('derived from the schema', () => {
     type Part { id: Int! }
     type Page { nodes: [Thing!]! count: Int! }
   `);
-  const empty: CostTable = { weights: {}, sizes: {}, assumedListSize: 50, maxListSize: 100 };
+  const empty: CostTable = { weights: {}, sizes: {}, bounds: {}, assumedListSize: 50, maxListSize: 100 };
 
   test('a new list field is counted by its limit, or the assumed size, with no table entry', () => {
     expect(costOf('{ things(limit: 4) { id tags parts { id } } }', {}, empty, toy)).toBe(1 + 4 * (1 + 1 + (1 + 50)));
@@ -181,8 +192,9 @@ describe('the numbers docs/API.md gives', () => {
     const setlists = 'query Setlists($n: Int = 100) { services(limit: $n) { id date songs(limit: 10) { name } } }';
     expect(costOf(setlists)).toBe(1301);
     expect(costOf(setlists, { n: 1000 })).toBe(13_001);
-    expect(costOf('{ services { id songs { id } } }')).toBe(1_002_001);
-    expect(costOf('query($n: Int) { services(limit: $n) { id songs(limit: $n) { id } } }', { n: 1000 })).toBe(1_002_001);
+    expect(costOf('{ services { id songs { id } } }')).toBe(102_001);
+    expect(costOf('query($n: Int) { services(limit: $n) { id songs(limit: $n) { id } } }', { n: 1000 })).toBe(102_001);
+    expect(costOf('{ services(limit: 50) { id date serviceType songs { id name artists } } }')).toBe(15_201);
   });
 
   test('what the default limit (50,000) lets through', () => {

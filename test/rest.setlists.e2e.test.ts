@@ -1,5 +1,6 @@
 import { BAD_IDS, expectError, expectJson, expectNoContent, type Service, type Song } from './helpers/rest-assert';
 import { startTestServer, type TestServer } from './helpers/server';
+import { SETLIST_MAX_SONGS } from '../src/domain/setlist';
 
 /**
  * PERFORMED_IN links over REST (docs/API.md): the setlist routes under /services/<id>/songs,
@@ -248,6 +249,26 @@ describe('PUT /services/<serviceId>/songs: replace the setlist', () => {
     await replace(service, [a.id]);
     expectError(await replace(service, [b.id, a.id, b.id]), 400, 'VALIDATION_FAILED', ['songIds']);
     expectJson(await setlistOf(service), 200, [a]);
+  });
+
+  test(`a service holds at most ${SETLIST_MAX_SONGS} songs: more, or one more linked, is 400 VALIDATION_FAILED, and nothing changes`, async () => {
+    const service = await newService();
+    const many = await newSongs(SETLIST_MAX_SONGS + 1, 'Full');
+    const ids = many.map((x) => x.id);
+    expectError(await replace(service, ids), 400, 'VALIDATION_FAILED', ['songIds']);
+    expectJson(await setlistOf(service), 200, []);
+    expectJson(await replace(service, ids.slice(0, SETLIST_MAX_SONGS)), 200, many.slice(0, SETLIST_MAX_SONGS));
+    const refused = await link(service, many[SETLIST_MAX_SONGS]);
+    expectError(refused, 400, 'VALIDATION_FAILED', ['songId']);
+    expect(refused.body.error.details[0].message).toContain(`already holds ${SETLIST_MAX_SONGS} songs`);
+    const gql = await s.gql('mutation ($v: Int!, $s: Int!) { addSongToService(serviceId: $v, songId: $s) { id } }', { v: service.id, s: many[SETLIST_MAX_SONGS].id }, admin);
+    expect(gql.status).toBe(200);
+    expect(gql.body.errors[0].extensions.code).toBe('VALIDATION_FAILED');
+    expectJson(await setlistOf(service), 200, many.slice(0, SETLIST_MAX_SONGS));
+    // A song already there still moves.
+    const moved = await link(service, many[SETLIST_MAX_SONGS - 1], { position: 1 });
+    expect(moved.status).toBe(200);
+    expect(moved.body[0].id).toBe(ids[SETLIST_MAX_SONGS - 1]);
   });
 
   test('an unknown song is 404 NOT_FOUND naming it, and nothing changes', async () => {

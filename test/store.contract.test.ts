@@ -13,6 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import neo4j, { type Driver } from 'neo4j-driver';
 import { artistKey } from '../src/domain/artists';
+import { SETLIST_MAX_SONGS } from '../src/domain/setlist';
 import { createNeo4jDriver } from '../src/store/neo4j/driver';
 import { migrateNeo4j } from '../src/store/neo4j/migrations';
 import { MAINTENANCE_CYPHER } from '../src/store/neo4j/statements';
@@ -453,6 +454,27 @@ function storeContract(harness: () => Harness) {
         expect(await setlist(store, service.id)).toEqual([]);
       });
 
+      it(`holds at most ${SETLIST_MAX_SONGS} songs: a new one for a full setlist is 'setlist-full' and changes nothing`, async () => {
+        const many = await songs(store, ...Array.from({ length: SETLIST_MAX_SONGS + 1 }, (_, i) => `n${i + 1}`));
+        const full = many.slice(0, SETLIST_MAX_SONGS).map((x) => x.id);
+        expect(await store.replaceSetlist(service.id, full)).toBe('ok');
+        expect(await store.linkSong(service.id, many[SETLIST_MAX_SONGS].id)).toBe('setlist-full');
+        expect(await store.linkSong(service.id, many[SETLIST_MAX_SONGS].id, 1)).toBe('setlist-full');
+        // A missing song or service is still that.
+        expect(await store.linkSong(service.id, 99_999)).toBe('no-song');
+        expect(await store.linkSong(99_999, many[SETLIST_MAX_SONGS].id)).toBe('no-service');
+        // A song already linked still moves.
+        expect(await store.linkSong(service.id, full[SETLIST_MAX_SONGS - 1], 1)).toBe('ok');
+        const order = many.slice(0, SETLIST_MAX_SONGS).map((x) => x.name);
+        expect(await setlist(store, service.id)).toEqual([order[SETLIST_MAX_SONGS - 1], ...order.slice(0, SETLIST_MAX_SONGS - 1)]);
+        // One out, and there is room again.
+        expect(await store.unlinkSong(service.id, full[0])).toBe('ok');
+        expect(await store.linkSong(service.id, many[SETLIST_MAX_SONGS].id)).toBe('ok');
+        // A longer list is refused before anything is written.
+        await expect(store.replaceSetlist(service.id, many.map((x) => x.id))).rejects.toThrow(`more than ${SETLIST_MAX_SONGS} songs`);
+        expect(await setlist(store, service.id)).toHaveLength(SETLIST_MAX_SONGS);
+      });
+
       it('replaces a whole setlist atomically, in the order given', async () => {
         for (const s of [a, b, c]) await store.linkSong(service.id, s.id);
         expect(await store.replaceSetlist(service.id, [d.id, b.id])).toBe('ok');
@@ -703,9 +725,9 @@ function storeContract(harness: () => Harness) {
         expect((await store.servicesForSongs([a.id])).map((p) => p.items)).toEqual([[next.services[0]]]);
       });
 
-      it('writes nothing of a batch whose setlist names a missing or repeated song', async () => {
+      it(`writes nothing of a batch whose setlist names a missing or repeated song, or more than ${SETLIST_MAX_SONGS}`, async () => {
         const song = await store.createSong({ name: 'Kept', artists: [] });
-        for (const songIds of [[song.id, 9999], [song.id, song.id]]) {
+        for (const songIds of [[song.id, 9999], [song.id, song.id], Array.from({ length: SETLIST_MAX_SONGS + 1 }, (_, i) => song.id + i)]) {
           await expect(
             store.importCatalogue({
               songs: [{ name: 'Rolled back', artists: ['Nobody'] }],

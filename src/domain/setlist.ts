@@ -5,6 +5,18 @@
  */
 
 /**
+ * The most songs a service holds (docs/API.md). A setlist is a handful of songs; the bound lets a
+ * query of services with their songs be charged for what it can return (src/graphql/cost-table.ts)
+ * and is refused above it on both facades and both stores: a replaced setlist longer than this, and
+ * a song added to a full one, are 400s.
+ */
+export const SETLIST_MAX_SONGS = 100;
+
+/** Whether linking `songId` would take the setlist past SETLIST_MAX_SONGS (moving a linked song never does). */
+export const wouldOverfill = (current: readonly number[], songId: number): boolean =>
+  current.length >= SETLIST_MAX_SONGS && !current.includes(songId);
+
+/**
  * The order after linking `songId`. With `position` p the song is placed at p (inserted if new,
  * moved if linked) and the songs from p on move down one; a p past the end puts it last. Without
  * a position a new song goes last and a linked one keeps its place.

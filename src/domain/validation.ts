@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AppError, validationFailed, type FieldProblem } from '../errors';
 import { CCLI_NUMBER, COPYRIGHT_MAX_LENGTH } from './licensing';
+import { SETLIST_MAX_SONGS } from './setlist';
 
 /**
  * The value rules of docs/API.md, shared by both facades. Types (string, integer, enum) are
@@ -25,7 +26,7 @@ const password = z.string().min(8, 'must be 8 to 256 characters').max(256, 'must
 const position = z.number().int().min(1, 'must be at least 1');
 const songIds = z
   .array(z.number().int().min(1, 'entries must be positive ids'))
-  .max(1000, 'must have at most 1000 entries')
+  .max(SETLIST_MAX_SONGS, `must have at most ${SETLIST_MAX_SONGS} entries (the most songs a service holds)`)
   .refine((ids) => new Set(ids).size === ids.length, 'must not list the same song twice');
 
 const nonNull = <T extends z.ZodTypeAny>(t: T) => t.optional();

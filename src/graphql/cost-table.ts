@@ -1,4 +1,5 @@
 import type { GraphQLScalarType } from 'graphql';
+import { SETLIST_MAX_SONGS } from '../domain/setlist';
 import type { Resolvers } from '../generated/graphql';
 import { DEFAULT_PAIRINGS } from './resolvers/analytics';
 import { ROOT_OPERATIONS } from './operations';
@@ -26,6 +27,11 @@ export interface CostTable {
    * argument is given: the resolver's default, or a real bound.
    */
   sizes: Partial<Record<FieldCoordinate, number>>;
+  /**
+   * The most items a list field can hold, whatever its `limit` asks for: charged at most this
+   * many, with or without one (a setlist: SETLIST_MAX_SONGS).
+   */
+  bounds: Partial<Record<FieldCoordinate, number>>;
   /** Items charged for any other list returned whole. */
   assumedListSize: number;
   /** The largest page `limit`, `first` and `last` accept; a larger value is refused when it runs. */
@@ -56,6 +62,14 @@ export const COST_TABLE: CostTable = {
     'Query.songsSungWith': DEFAULT_PAIRINGS,
     // One entry per ServiceType of the filter: at most the three types.
     'SongUsage.byServiceType': 3,
+  },
+  bounds: {
+    // A service holds at most SETLIST_MAX_SONGS songs (refused above it by both stores).
+    'Service.songs': SETLIST_MAX_SONGS,
+    'Service.setlist': SETLIST_MAX_SONGS,
+    // These answer the setlist after the write.
+    'Mutation.addSongToService': SETLIST_MAX_SONGS,
+    'Mutation.setServiceSongs': SETLIST_MAX_SONGS,
   },
   assumedListSize: MAX_PAGE,
   maxListSize: MAX_PAGE,

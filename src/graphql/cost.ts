@@ -108,7 +108,8 @@ export function operationCost(
 
     const own = pageOf(field, nodes[0]);
     const list = isListType(getNullableType(field.type));
-    const size = list ? (own ?? table.sizes[coordinate] ?? page ?? table.assumedListSize) : 1;
+    const asked = own ?? table.sizes[coordinate] ?? page ?? table.assumedListSize;
+    const size = list ? Math.min(asked, table.bounds[coordinate] ?? asked) : 1;
     // A connection's page is its lists' size: `first` on the field, or its default.
     const childPage = list ? undefined : (own ?? table.sizes[coordinate]);
     const types = isAbstractType(named) ? schema.getPossibleTypes(named) : [named as GraphQLObjectType];

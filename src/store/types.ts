@@ -123,6 +123,8 @@ export interface KeysetResult<T> extends Paged<T> {
  * instead of throwing so that both stores report the same conditions the same way.
  */
 export type LinkResult = 'ok' | 'no-service' | 'no-song';
+/** linkSong's answers: a new song for a setlist that holds SETLIST_MAX_SONGS is 'setlist-full' (nothing written). */
+export type LinkSongResult = LinkResult | 'setlist-full';
 
 /** One PERFORMED_IN link in a snapshot. `seq` is the link order: unique and increasing per store. */
 export interface SnapshotLink {
@@ -239,7 +241,7 @@ export interface RecordStore {
    * past the end puts it last); without one a new link goes last and an existing link keeps its
    * place. Unlinking and deleting a song close the gap it leaves.
    */
-  linkSong(serviceId: number, songId: number, position?: number): Promise<LinkResult>;
+  linkSong(serviceId: number, songId: number, position?: number): Promise<LinkSongResult>;
   /** 'ok', or which record is missing, or 'not-linked'. */
   unlinkSong(serviceId: number, songId: number): Promise<LinkResult | 'not-linked'>;
   /** Replace a setlist with `songIds` (distinct) at positions 1..n, atomically. */

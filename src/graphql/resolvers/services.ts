@@ -1,8 +1,9 @@
 import { afterRange, beforeRange, betweenRange, DateFormatError, parseBound } from '../../domain/dates';
 import { assertId, rules, validate } from '../../domain/validation';
-import { AppError, notFound } from '../../errors';
+import { SETLIST_MAX_SONGS } from '../../domain/setlist';
+import { AppError, notFound, validationFailed } from '../../errors';
 import type { Resolvers } from '../../generated/graphql';
-import type { DateRange, LinkResult, ServiceRecord } from '../../store/types';
+import type { DateRange, LinkSongResult, ServiceRecord } from '../../store/types';
 import type { GraphQLContext } from '../context';
 import { connection, itemsOf, pageOf } from './paging';
 import { serviceFilter } from './services-filter';
@@ -24,9 +25,12 @@ function range(build: () => DateRange): DateRange {
   }
 }
 
-function linkOutcome(result: LinkResult | 'not-linked', serviceId: number, songId: number): void {
+function linkOutcome(result: LinkSongResult | 'not-linked', serviceId: number, songId: number): void {
   if (result === 'no-service') throw notFound('Service', serviceId);
   if (result === 'no-song') throw notFound('Song', songId);
+  if (result === 'setlist-full') {
+    throw validationFailed([{ field: 'songId', message: `cannot be added: the setlist already holds ${SETLIST_MAX_SONGS} songs, the most a service holds` }]);
+  }
   if (result === 'not-linked') throw new AppError('NOT_FOUND', `Song ${songId} is not in the setlist of service ${serviceId}`);
 }
 

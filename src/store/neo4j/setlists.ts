@@ -1,6 +1,6 @@
 import type { ManagedTransaction, Record as Neo4jRecord } from 'neo4j-driver';
-import { orderAfterLink, orderAfterUnlink, placesToWrite, type PlacedSong } from '../../domain/setlist';
-import type { LinkResult, ServicePatch, ServiceRecord } from '../types';
+import { orderAfterLink, orderAfterUnlink, placesToWrite, wouldOverfill, type PlacedSong } from '../../domain/setlist';
+import type { LinkSongResult, ServicePatch, ServiceRecord } from '../types';
 import { maintain, moveArtists, movePairs, movePeriods, moveUsage } from './aggregates';
 import type { SetlistState, SetlistTransition } from './maintained';
 import type { LinkSeqs } from './link-seqs';
@@ -71,7 +71,7 @@ export interface SetlistWrite {
   missingLink?: SetlistOutcome;
 }
 
-export type SetlistOutcome = LinkResult | 'not-linked';
+export type SetlistOutcome = LinkSongResult | 'not-linked';
 
 /**
  * Write these setlist changes in one transaction (one write, or a batch: ./setlist-batches.ts),
@@ -124,7 +124,12 @@ export async function changeSetlists(tx: Tx, deps: SetlistDeps, writes: readonly
 /** The setlist writes, as the store submits them (alone or in a batch: ./setlist-batches.ts). */
 export const setlistWrites = {
   link(serviceId: number, songId: number, position?: number): SetlistWrite {
-    return { serviceId, next: (current) => ({ order: orderAfterLink(current, songId, position), outcome: 'ok' }) };
+    return {
+      serviceId,
+      next: (current) => (wouldOverfill(current, songId) ? 'setlist-full' : { order: orderAfterLink(current, songId, position), outcome: 'ok' }),
+      // Locked even when the setlist is full: a missing song answers 'no-song' first, as on SQLite.
+      alsoLock: [songId],
+    };
   },
   unlink(serviceId: number, songId: number): SetlistWrite {
     return {

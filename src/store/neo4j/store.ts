@@ -1,6 +1,7 @@
 import { Info } from 'luxon';
 import neo4j, { type Driver, type Record as Neo4jRecord } from 'neo4j-driver';
 import { luceneQuery } from '../../domain/search';
+import { SETLIST_MAX_SONGS } from '../../domain/setlist';
 import { SERVICE_AFTER, SERVICE_PAGE, SONG_AFTER, SONG_PAGE } from '../list-statements';
 import { ALL_SERVICE_TYPES } from '../paging';
 import { usernameKey } from '../keys';
@@ -15,6 +16,7 @@ import type {
   KeysetPage,
   KeysetResult,
   LinkResult,
+  LinkSongResult,
   Page,
   Paged,
   ServiceFilter,
@@ -390,11 +392,11 @@ export class Neo4jStore implements Store {
   }
 
   linkSong(serviceId: number, songId: number, position?: number) {
-    return this.setlistWrites.submit(setlists.setlistWrites.link(serviceId, songId, position)) as Promise<LinkResult>;
+    return this.setlistWrites.submit(setlists.setlistWrites.link(serviceId, songId, position)) as Promise<LinkSongResult>;
   }
 
   unlinkSong(serviceId: number, songId: number) {
-    return this.setlistWrites.submit(setlists.setlistWrites.unlink(serviceId, songId));
+    return this.setlistWrites.submit(setlists.setlistWrites.unlink(serviceId, songId)) as Promise<LinkResult | 'not-linked'>;
   }
 
   replaceSetlist(serviceId: number, songIds: readonly number[]) {
@@ -402,6 +404,8 @@ export class Neo4jStore implements Store {
     // no such constraint, and the usage counts rely on it (links = services). The API refuses a
     // repeated song before it gets here; the store refuses it too rather than link it twice.
     if (new Set(songIds).size !== songIds.length) return Promise.reject(new Error('replaceSetlist: a song is listed twice'));
+    // The facades refuse a longer setlist (src/domain/validation.ts); a caller that did not is a bug.
+    if (songIds.length > SETLIST_MAX_SONGS) return Promise.reject(new Error(`replaceSetlist: more than ${SETLIST_MAX_SONGS} songs`));
     return this.setlistWrites.submit(setlists.setlistWrites.replace(serviceId, songIds)) as Promise<LinkResult>;
   }
 

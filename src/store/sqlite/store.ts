@@ -3,7 +3,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { spellingsByKey } from '../../domain/artists';
 import { fts5Query } from '../../domain/search';
-import { orderAfterLink, placesToWrite, songIds, type PlacedSong } from '../../domain/setlist';
+import { orderAfterLink, placesToWrite, SETLIST_MAX_SONGS, songIds, wouldOverfill, type PlacedSong } from '../../domain/setlist';
 import { StoreUnavailableError } from '../../errors';
 import type { SongLicensing } from '../../domain/licensing';
 import { CatalogueError, checkSetlist } from '../catalogue';
@@ -18,6 +18,7 @@ import type {
   KeysetPage,
   KeysetResult,
   LinkResult,
+  LinkSongResult,
   Page,
   Paged,
   ServiceFilter,
@@ -476,10 +477,11 @@ export class SqliteStore implements Store {
   }
 
   linkSong(serviceId: number, songId: number, position?: number) {
-    return this.write((): LinkResult => {
+    return this.write((): LinkSongResult => {
       const found = this.missing(serviceId, songId);
       if (found !== 'ok') return found;
       const current = this.order(serviceId);
+      if (wouldOverfill(songIds(current), songId)) return 'setlist-full';
       this.place(serviceId, current, orderAfterLink(songIds(current), songId, position));
       return 'ok';
     });
@@ -497,6 +499,8 @@ export class SqliteStore implements Store {
   }
 
   replaceSetlist(serviceId: number, songIds: readonly number[]) {
+    // The facades refuse a longer setlist (src/domain/validation.ts); a caller that did not is a bug.
+    if (songIds.length > SETLIST_MAX_SONGS) return Promise.reject(new Error(`replaceSetlist: more than ${SETLIST_MAX_SONGS} songs`));
     return this.write((): LinkResult => {
       if (!this.get('serviceExists', serviceId)) return 'no-service';
       if (this.missingSong(songIds) !== undefined) return 'no-song';
