@@ -184,7 +184,7 @@ describe('Neo4j maintained song usage and artist totals', () => {
     const store = await fresh();
     await store.createSong({ name: 'a', artists: [] });
     await store.createService({ date: 0, serviceType: 'WED' });
-    await expect(store.replaceSetlist(1, [1, 1])).rejects.toThrow(/listed twice/);
+    await expect(store.replaceSetlist(1, [1, 1])).rejects.toThrow(/names the same song twice/);
     expect((await store.exportSnapshot()).links).toEqual([]);
   });
 

@@ -3,8 +3,18 @@ import { SETLIST_MAX_SONGS } from '../domain/setlist';
 /** An import batch that cannot be written as given; nothing of the batch was written. */
 export class CatalogueError extends Error {}
 
-/** An import batch's setlist names each song once (positions 1..n are one per song), at most SETLIST_MAX_SONGS. */
+/**
+ * What is wrong with a setlist to be written whole (an import batch's, a replaced one): a song named
+ * twice (positions 1..n are one per song), or more than SETLIST_MAX_SONGS. Null when nothing is.
+ */
+export function setlistProblem(songIds: readonly number[]): string | null {
+  if (new Set(songIds).size !== songIds.length) return 'a setlist names the same song twice';
+  if (songIds.length > SETLIST_MAX_SONGS) return `a setlist names more than ${SETLIST_MAX_SONGS} songs, the most a service holds`;
+  return null;
+}
+
+/** An import batch's setlist: refused as the batch's error. */
 export function checkSetlist(songIds: readonly number[]): void {
-  if (new Set(songIds).size !== songIds.length) throw new CatalogueError('a setlist names the same song twice');
-  if (songIds.length > SETLIST_MAX_SONGS) throw new CatalogueError(`a setlist names more than ${SETLIST_MAX_SONGS} songs, the most a service holds`);
+  const problem = setlistProblem(songIds);
+  if (problem) throw new CatalogueError(problem);
 }

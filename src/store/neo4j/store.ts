@@ -1,9 +1,9 @@
 import { Info } from 'luxon';
 import neo4j, { type Driver, type Record as Neo4jRecord } from 'neo4j-driver';
 import { luceneQuery } from '../../domain/search';
-import { SETLIST_MAX_SONGS } from '../../domain/setlist';
 import { SERVICE_AFTER, SERVICE_PAGE, SONG_AFTER, SONG_PAGE } from '../list-statements';
 import { ALL_SERVICE_TYPES } from '../paging';
+import { setlistProblem } from '../catalogue';
 import { usernameKey } from '../keys';
 import {
   SnapshotError,
@@ -400,12 +400,11 @@ export class Neo4jStore implements Store {
   }
 
   replaceSetlist(serviceId: number, songIds: readonly number[]) {
-    // A song is linked at most once per service (SQLite: UNIQUE (service_id, song_id)); Neo4j has
-    // no such constraint, and the usage counts rely on it (links = services). The API refuses a
-    // repeated song before it gets here; the store refuses it too rather than link it twice.
-    if (new Set(songIds).size !== songIds.length) return Promise.reject(new Error('replaceSetlist: a song is listed twice'));
-    // The facades refuse a longer setlist (src/domain/validation.ts); a caller that did not is a bug.
-    if (songIds.length > SETLIST_MAX_SONGS) return Promise.reject(new Error(`replaceSetlist: more than ${SETLIST_MAX_SONGS} songs`));
+    // The facades refuse these first (src/domain/validation.ts); a caller that did not is a bug.
+    // Neo4j has no UNIQUE (service, song) to stop a song linked twice, which the usage counts rely
+    // on (links = services), so the store refuses it too.
+    const problem = setlistProblem(songIds);
+    if (problem) return Promise.reject(new Error(`replaceSetlist: ${problem}`));
     return this.setlistWrites.submit(setlists.setlistWrites.replace(serviceId, songIds)) as Promise<LinkResult>;
   }
 

@@ -3,10 +3,10 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { spellingsByKey } from '../../domain/artists';
 import { fts5Query } from '../../domain/search';
-import { orderAfterLink, placesToWrite, SETLIST_MAX_SONGS, songIds, wouldOverfill, type PlacedSong } from '../../domain/setlist';
+import { orderAfterLink, placesToWrite, songIds, wouldOverfill, type PlacedSong } from '../../domain/setlist';
 import { StoreUnavailableError } from '../../errors';
 import type { SongLicensing } from '../../domain/licensing';
-import { CatalogueError, checkSetlist } from '../catalogue';
+import { CatalogueError, checkSetlist, setlistProblem } from '../catalogue';
 import { usernameKey } from '../keys';
 import { SERVICE_AFTER, SERVICE_PAGE, SONG_AFTER, SONG_PAGE } from '../list-statements';
 import { ALL_SERVICE_TYPES, pageEnd } from '../paging';
@@ -499,8 +499,9 @@ export class SqliteStore implements Store {
   }
 
   replaceSetlist(serviceId: number, songIds: readonly number[]) {
-    // The facades refuse a longer setlist (src/domain/validation.ts); a caller that did not is a bug.
-    if (songIds.length > SETLIST_MAX_SONGS) return Promise.reject(new Error(`replaceSetlist: more than ${SETLIST_MAX_SONGS} songs`));
+    // The facades refuse these first (src/domain/validation.ts); a caller that did not is a bug.
+    const problem = setlistProblem(songIds);
+    if (problem) return Promise.reject(new Error(`replaceSetlist: ${problem}`));
     return this.write((): LinkResult => {
       if (!this.get('serviceExists', serviceId)) return 'no-service';
       if (this.missingSong(songIds) !== undefined) return 'no-song';
