@@ -222,7 +222,7 @@ describe('typical front-end queries pass for an anonymous client', () => {
     '{ services(limit: 200) { id songs(limit: 20) { id name } } }',
     '{ services(limit: 50, sort: DATE_DESC) { id date serviceType setlist { position song { id name artists ccliNumber } } } }',
     '{ service(id: 1) { id date serviceType setlist { position song { id name artists copyright } } } }',
-    '{ song(id: 1) { id name artists services(limit: 20) { id date serviceType } } }',
+    '{ song(id: 1) { id name artists services(limit: 20, sort: DATE_DESC) { id date serviceType } } }',
     '{ songsConnection(first: 50) { totalCount pageInfo { hasNextPage endCursor } edges { cursor node { id name artists usage { timesSung firstSung lastSung } } } } }',
     '{ servicesConnection(first: 20, sort: DATE_DESC) { totalCount edges { node { id date serviceType songs { id name artists } } } } }',
   ];

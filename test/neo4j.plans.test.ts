@@ -102,7 +102,7 @@ const LISTS: StatementName[] = [
   'countSongs', 'searchSongs', 'countSearch', 'songsByArtistKey', 'countByArtistKey',
   'servicesPageDateAsc', 'servicesPageDateDesc', 'servicesAfterDateAsc', 'servicesAfterDateDesc',
   'countServices', 'countServicesOfTypes', 'servicesInRange', 'countInRange',
-  'setlists', 'setlistCounts', 'servicesForSongs', 'servicesForSongsCounts',
+  'setlists', 'setlistCounts', 'servicesForSongs', 'servicesForSongsDesc', 'servicesForSongsCounts',
   'movePeriods', 'recomputePeriods',
   'lockSetlists', 'writeLinks', 'moveUsage', 'moveUsageAdded', 'moveArtists',
 ];
@@ -151,6 +151,7 @@ const EXPECTED: Record<string, Expected> = {
   setlists: { reads: ['service_id'], sorts: ['Sort(rows)', 'Top(service_id)'] },
   setlistCounts: { reads: ['service_id'] },
   servicesForSongs: { reads: ['performed_in_song'], sorts: ['Sort(rows)'] },
+  servicesForSongsDesc: { reads: ['performed_in_song'], sorts: ['Sort(rows)'] },
   servicesForSongsCounts: { reads: ['song_id'] },
   songsByIds: byIds('song_id'),
   songsLicensing: byIds('song_id'),

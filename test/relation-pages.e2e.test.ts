@@ -95,6 +95,23 @@ test('GET /services/withSong pages a popular song by date then id, with X-Total-
   });
 });
 
+test('a song\'s most recent services first: sort=-date on REST, sort: DATE_DESC on GraphQL', async () => {
+  const newest = expected().reverse();
+  expect(await withSong('?sort=-date&limit=20')).toEqual({ ids: newest.slice(0, 20), total: SERVICES });
+  // The first date's pair of one type, last here: the higher id before the lower.
+  expect(await withSong('?sort=-date&offset=148')).toEqual({ ids: newest.slice(148), total: SERVICES });
+  expect(await withSong('?sort=date&limit=3')).toEqual({ ids: expected().slice(0, 3), total: SERVICES });
+  const wed = expected(['WED']).reverse();
+  expect(await withSong('?serviceType=WED&sort=-date&limit=5&offset=3')).toEqual({ ids: wed.slice(3, 8), total: wed.length });
+
+  const one = await gql(`{ song(id: ${popular.id}) { services(limit: 20, sort: DATE_DESC) { id } } servicesWithSong(songId: ${popular.id}, sort: DATE_DESC, serviceTypes: [SUN_AM, SUN_PM], limit: 4, offset: 2) { id } }`);
+  expect(ids(one.song.services)).toEqual(newest.slice(0, 20));
+  expect(ids(one.servicesWithSong)).toEqual(expected(['SUN_AM', 'SUN_PM']).reverse().slice(2, 6));
+  // Both orders of one song in one request: separate pages, not one cached for the other.
+  const both = await gql(`{ song(id: ${popular.id}) { old: services(limit: 2) { id } recent: services(limit: 2, sort: DATE_DESC) { id } } }`);
+  expect([ids(both.song.old), ids(both.song.recent)]).toEqual([expected().slice(0, 2), newest.slice(0, 2)]);
+});
+
 test('GET /songs/forService pages a long setlist in setlist order, with X-Total-Count', async () => {
   const res = await s.api('GET', `/songs/forService/${big.id}?limit=4&offset=27`);
   expect(res.status).toBe(200);

@@ -37,6 +37,7 @@ test.each<[StatementName, RegExp[]]>([
   ['countInRange', [/SEARCH services USING (COVERING )?INDEX services_date \(date>\? AND date<\?\)/]],
   ['setlist', [/SEARCH p USING INDEX performed_in_setlist \(service_id=\?\)/, /SEARCH s USING INTEGER PRIMARY KEY/]],
   ['servicesForSong', [/^SEARCH performed_in USING COVERING INDEX performed_in_song_date \(song_id=\?\)$/]],
+  ['servicesForSongDesc', [/^SEARCH performed_in USING COVERING INDEX performed_in_song_date \(song_id=\?\)$/]],
   // A setlist's range of either index on service_id (setlists are short).
   ['setlistCounts', [/SEARCH performed_in USING COVERING INDEX (performed_in_setlist|sqlite_autoindex_performed_in_1) \(service_id=\?\)/]],
   ['servicesForSongsCounts', [/SEARCH song_usage USING INTEGER PRIMARY KEY \(rowid=\?\)/]],
@@ -69,6 +70,9 @@ test.each<[StatementName, RegExp, RegExp]>([
   ['servicesForSongs', /^SEARCH q USING COVERING INDEX performed_in_song_date \(song_id=\?\)$/, /^$/],
   ['servicesForSongOfTypes', TYPE_SEEK, /^LAST TERM OF ORDER BY$/],
   ['servicesForSongsOfTypes', TYPE_SEEK, /^LAST TERM OF ORDER BY$/],
+  ['servicesForSongsDesc', /^SEARCH q USING COVERING INDEX performed_in_song_date \(song_id=\?\)$/, /^$/],
+  ['servicesForSongOfTypesDesc', TYPE_SEEK, /^LAST TERM OF ORDER BY$/],
+  ['servicesForSongsOfTypesDesc', TYPE_SEEK, /^LAST TERM OF ORDER BY$/],
 ])('%s seeks each parent\'s page in index order and stops there', (name, seek, sortAllowed) => {
   const rows = planRows(name);
   const seeks = rows.filter((r) => seek.test(r.detail));

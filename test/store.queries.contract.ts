@@ -3,7 +3,7 @@
  * keyset cursors), run by test/store.contract.test.ts against every adapter.
  */
 import type { ServiceType } from '../src/generated/graphql';
-import type { Page, Paged, ServiceFilter, ServiceRecord, Snapshot, SongRecord, Store } from '../src/store/types';
+import type { Page, Paged, ServiceFilter, ServiceQuery, ServiceRecord, Snapshot, SongRecord, Store } from '../src/store/types';
 
 const DAY = 86_400_000;
 const idsOf = (records: readonly { id: number }[]) => records.map((r) => r.id);
@@ -18,11 +18,12 @@ const cut = <T>(list: T[], page: Page): Paged<T> => ({
  * The oracle of the relation pages: read from the store's snapshot (its raw records and links),
  * not from any relation statement or maintained count.
  */
-function performances(snapshot: Snapshot, songId: number, filter: ServiceFilter = {}): ServiceRecord[] {
+function performances(snapshot: Snapshot, songId: number, query: ServiceQuery = {}): ServiceRecord[] {
   const linked = new Set(snapshot.links.filter((l) => l.songId === songId).map((l) => l.serviceId));
+  const way = query.sort === 'DATE_DESC' ? -1 : 1;
   return snapshot.services
-    .filter((v) => linked.has(v.id) && (!filter.serviceTypes || filter.serviceTypes.includes(v.serviceType)))
-    .sort((a, b) => a.date - b.date || a.id - b.id);
+    .filter((v) => linked.has(v.id) && (!query.serviceTypes || query.serviceTypes.includes(v.serviceType)))
+    .sort((a, b) => way * (a.date - b.date || a.id - b.id));
 }
 function setlistOf(snapshot: Snapshot, serviceId: number): SongRecord[] {
   const song = new Map(snapshot.songs.map((x) => [x.id, x]));
@@ -163,22 +164,29 @@ export function queryContract(getStore: () => Store) {
         const snapshot = await store.exportSnapshot();
         const batch = [quiet.id, popular.id, unsung.id, MISSING, popular.id];
         for (const filter of RELATION_FILTERS) {
-          for (const page of RELATION_PAGES) {
-            const want = (id: number) => cut(performances(snapshot, id, filter), page);
-            const where = JSON.stringify({ filter, page });
-            expect([where, await store.servicesForSongs([popular.id], filter, page)]).toEqual([where, [want(popular.id)]]);
-            expect([where, await store.servicesForSongs(batch, filter, page)]).toEqual([where, batch.map(want)]);
+          for (const sort of [undefined, 'DATE_ASC', 'DATE_DESC'] as const) {
+            const query: ServiceQuery = sort ? { ...filter, sort } : filter;
+            for (const page of RELATION_PAGES) {
+              const want = (id: number) => cut(performances(snapshot, id, query), page);
+              const where = JSON.stringify({ query, page });
+              expect([where, await store.servicesForSongs([popular.id], query, page)]).toEqual([where, [want(popular.id)]]);
+              expect([where, await store.servicesForSongs(batch, query, page)]).toEqual([where, batch.map(want)]);
+            }
           }
         }
       };
 
-      it('pages a song\'s services per parent in (date, id) order, with totals, for one song and for many', async () => {
+      it('pages a song\'s services per parent in (date, id) order either way, with totals, for one song and for many', async () => {
         expect(performances(await store.exportSnapshot(), popular.id)).toHaveLength(84);
         await checkSongPages();
         // Ties on a date go by service id, whatever the song's place in the setlists.
         const [first, second] = pairs[29];
         expect(idsOf((await store.servicesForSongs([popular.id], {}, { limit: 2 }))[0].items)).toEqual([first.id, second.id]);
         expect(idsOf((await store.servicesForSongs([popular.id, quiet.id], { serviceTypes: ['SUN_AM'] }, { limit: 1, offset: 1 }))[0].items)).toEqual([second.id]);
+        // Most recent first: the latest date, its tie by the higher service id first.
+        const [older, newer] = pairs[0];
+        expect(idsOf((await store.servicesForSongs([popular.id], { sort: 'DATE_DESC' }, { limit: 2 }))[0].items)).toEqual([newer.id, older.id]);
+        expect(idsOf((await store.servicesForSongs([quiet.id, popular.id], { serviceTypes: ['SUN_AM'], sort: 'DATE_DESC' }, { limit: 1, offset: 1 }))[1].items)).toEqual([older.id]);
       });
 
       it('pages setlists per parent in setlist order, with totals, for one service and for many', async () => {

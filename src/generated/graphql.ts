@@ -218,7 +218,10 @@ export type Query = {
    * filter, or not made by this API, is BAD_REQUEST.
    */
   servicesConnection: ServiceConnection;
-  /** Services in which the given song was performed, ordered by date then id. */
+  /**
+   * Services in which the given song was performed, ordered by date then id (`sort: DATE_DESC` for
+   * the most recent first). REST: `GET /services/withSong/{songId}?sort=-date`.
+   */
   servicesWithSong: Array<Service>;
   /** One song, or null when no song has that id. */
   song: Maybe<Song>;
@@ -343,6 +346,7 @@ export type QueryServicesWithSongArgs = {
   offset?: InputMaybe<Scalars['Int']['input']>;
   serviceTypes?: InputMaybe<Array<ServiceType>>;
   songId: Scalars['Int']['input'];
+  sort?: InputMaybe<ServiceSort>;
 };
 
 
@@ -523,8 +527,9 @@ export type Song = {
   id: Scalars['Int']['output'];
   name: Scalars['String']['output'];
   /**
-   * Services in which the song was performed, ordered by date then id. `limit`/`offset` page each
-   * song's list separately; `serviceTypes` keeps only services of those types.
+   * Services in which the song was performed, ordered by date then id (`sort: DATE_DESC` for the
+   * most recent first). `limit`/`offset` page each song's list separately; `serviceTypes` keeps only
+   * services of those types.
    */
   services: Array<Service>;
   /** This song's usage in a window (epoch ms, ISO instant, or YYYY-MM-DD; all time when absent). */
@@ -537,6 +542,7 @@ export type SongServicesArgs = {
   limit?: InputMaybe<Scalars['Int']['input']>;
   offset?: InputMaybe<Scalars['Int']['input']>;
   serviceTypes?: InputMaybe<Array<ServiceType>>;
+  sort?: InputMaybe<ServiceSort>;
 };
 
 

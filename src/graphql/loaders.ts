@@ -1,6 +1,6 @@
 import DataLoader from 'dataloader';
 import type { AnalyticsWindow } from '../store/analytics-types';
-import type { Page, ServiceFilter, ServiceRecord, SongRecord, Store, UserRecord } from '../store/types';
+import type { Page, ServiceQuery, ServiceRecord, SongRecord, Store, UserRecord } from '../store/types';
 import type { SongLicensing } from '../domain/licensing';
 
 /**
@@ -61,7 +61,7 @@ export function createLoaders(store: Store) {
     get usage() {
       return (usage ??= usages(store));
     },
-    /** A page of the services each song was performed in, by date. */
+    /** A page of the services each song was performed in, by date either way. */
     get performancePage() {
       return (performancePage ??= performancePages(store));
     },
@@ -74,8 +74,8 @@ const usages = (store: Store) =>
   byArguments((window: AnalyticsWindow) => new DataLoader((ids: readonly number[]) => store.usageOfSongs(ids, window)));
 const performancePages = (store: Store) =>
   byArguments(
-    ({ filter, page }: { filter: ServiceFilter; page: Page }) =>
-      new DataLoader((ids: readonly number[]) => store.servicesForSongs(ids, filter, page)),
+    ({ query, page }: { query: ServiceQuery; page: Page }) =>
+      new DataLoader((ids: readonly number[]) => store.servicesForSongs(ids, query, page)),
   );
 
 export type Loaders = ReturnType<typeof createLoaders>;

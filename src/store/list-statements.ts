@@ -29,6 +29,12 @@ export const SERVICE_AFTER = {
   DATE_DESC: 'servicesAfterDateDesc',
 } as const satisfies Record<ServiceSort, string>;
 
+/** A song's page of services (Song.services, withSong), in either date order. */
+export const SONG_SERVICES = {
+  DATE_ASC: 'servicesForSongs',
+  DATE_DESC: 'servicesForSongsDesc',
+} as const satisfies Record<ServiceSort, string>;
+
 /** One entry per order of a name table above: `{ [statement name]: make(order) }`. */
 export function perOrder<O extends string, N extends string, V>(names: Record<O, N>, make: (order: O) => V): Record<N, V> {
   return Object.fromEntries((Object.entries(names) as [O, N][]).map(([order, name]) => [name, make(order)])) as Record<N, V>;

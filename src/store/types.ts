@@ -233,8 +233,11 @@ export interface RecordStore {
    * The page applies to each setlist separately (one statement for the whole batch).
    */
   setlistsForServices(serviceIds: readonly number[], page?: Page): Promise<Paged<SongRecord>[]>;
-  /** Services each song was performed in, by date then id, paged per song. Same order as `songIds`. */
-  servicesForSongs(songIds: readonly number[], filter?: ServiceFilter, page?: Page): Promise<Paged<ServiceRecord>[]>;
+  /**
+   * Services each song was performed in, by date then id (the query's sort, DATE_ASC by default),
+   * paged per song. Same order as `songIds`.
+   */
+  servicesForSongs(songIds: readonly number[], query?: ServiceQuery, page?: Page): Promise<Paged<ServiceRecord>[]>;
   /**
    * Link a song to a service. Positions are places 1..n without gaps (docs/API.md): with a
    * position p the song is inserted, or moved, there and the songs from p on move down one (a p

@@ -1,5 +1,5 @@
-import type { ServiceType } from '../../generated/graphql';
-import type { ServiceFilter } from '../../store/types';
+import type { ServiceSort, ServiceType } from '../../generated/graphql';
+import type { ServiceFilter, ServiceQuery } from '../../store/types';
 
 /**
  * The `serviceTypes` argument as the store's filter, sorted and without repeats so that equal
@@ -8,4 +8,9 @@ import type { ServiceFilter } from '../../store/types';
 export function serviceFilter(args: { serviceTypes?: readonly ServiceType[] | null }): ServiceFilter {
   if (!args.serviceTypes?.length) return {};
   return { serviceTypes: [...new Set(args.serviceTypes)].sort() };
+}
+
+/** The filter and the `sort` argument (DATE_ASC when absent): a song's services (Song.services, withSong). */
+export function serviceQuery(args: { serviceTypes?: readonly ServiceType[] | null; sort?: ServiceSort | null }): ServiceQuery {
+  return { ...serviceFilter(args), sort: args.sort ?? 'DATE_ASC' };
 }

@@ -6,7 +6,7 @@ import type { Resolvers } from '../../generated/graphql';
 import type { DateRange, LinkSongResult, ServiceRecord } from '../../store/types';
 import type { GraphQLContext } from '../context';
 import { connection, itemsOf, pageOf } from './paging';
-import { serviceFilter } from './services-filter';
+import { serviceFilter, serviceQuery } from './services-filter';
 import { requireSong } from './songs';
 
 async function requireService(ctx: GraphQLContext, id: number) {
@@ -60,7 +60,7 @@ export const serviceResolvers: Resolvers = {
     },
     servicesWithSong: async (_, args, ctx, info) => {
       await requireSong(ctx, args.songId);
-      const loader = ctx.loaders.performancePage({ filter: serviceFilter(args), page: pageOf(args) });
+      const loader = ctx.loaders.performancePage({ query: serviceQuery(args), page: pageOf(args) });
       return itemsOf(ctx, info, await loader.load(args.songId));
     },
     servicesAfter: async (_, args, ctx, info) => {

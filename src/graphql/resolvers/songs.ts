@@ -6,7 +6,7 @@ import type { Resolvers } from '../../generated/graphql';
 import type { SongRecord } from '../../store/types';
 import type { GraphQLContext } from '../context';
 import { connection, itemsOf, pageOf } from './paging';
-import { serviceFilter } from './services-filter';
+import { serviceQuery } from './services-filter';
 
 export async function requireSong(ctx: GraphQLContext, id: number) {
   const song = await ctx.loaders.song.load(assertId(id, 'songId'));
@@ -70,6 +70,6 @@ export const songResolvers: Resolvers = {
     ccliNumber: async (song, _, ctx) => (await licensingOf(ctx, song.id)).ccliNumber,
     copyright: async (song, _, ctx) => (await licensingOf(ctx, song.id)).copyright,
     services: async (song, args, ctx, info) =>
-      itemsOf(ctx, info, await ctx.loaders.performancePage({ filter: serviceFilter(args), page: pageOf(args) }).load(song.id)),
+      itemsOf(ctx, info, await ctx.loaders.performancePage({ query: serviceQuery(args), page: pageOf(args) }).load(song.id)),
   },
 };

@@ -67,7 +67,7 @@
  * scripts/lint-cypher.ts lints each statement with exactly the parameters declared here.
  */
 
-import { perOrder, SERVICE_AFTER, SERVICE_PAGE, SONG_AFTER, SONG_PAGE } from '../list-statements';
+import { perOrder, SERVICE_AFTER, SERVICE_PAGE, SONG_AFTER, SONG_PAGE, SONG_SERVICES } from '../list-statements';
 import { PERIOD_PROPERTIES, PERIOD_STATEMENTS } from './period-statements';
 import { FOLD, SPELLINGS, WRITE_STATEMENTS } from './write-statements';
 
@@ -290,6 +290,31 @@ LIMIT $limit`;
 };
 /** `$serviceTypes` is always the list to keep (all three types when the caller gave no filter). */
 const OF_TYPES = 'v.serviceType IN $serviceTypes';
+/**
+ * A song's page of services, in either date order (Song.services, withSong). Unlike a setlist (a
+ * few songs by nature), a popular song has hundreds of links: its page is a seek on
+ * performed_in_song (the links' copies of their song's id, then date and service id), read forwards
+ * or backwards, which returns the song's links already in page order, so SKIP/LIMIT stop after the
+ * page and no link outside it is read past the type filter. The `IS NOT NULL` predicates let the
+ * planner use the composite index for the order (every link carries both), and the ORDER BY names
+ * the whole index key: `r.songId` is one value per subquery, so the order is (date, service id),
+ * but without it EXPLAIN showed a Top over every link of the song. The type filter stays a Filter
+ * above the ordered seek. The hint keeps it there: performed_in_song_type (song id, type, date)
+ * would seek the types too but then sort every link of the song.
+ */
+const servicesForSongs = (dir: '' | ' DESC') => `${byIndex('$ids', 'songId')}
+CALL (songId) {
+  MATCH ()-[r:PERFORMED_IN]->(v:Service)
+  USING INDEX r:PERFORMED_IN(songId, date, serviceId)
+  WHERE r.songId = songId AND r.date IS NOT NULL AND r.serviceId IS NOT NULL AND r.serviceType IN $serviceTypes
+  WITH r, v
+  ORDER BY r.songId${dir}, r.date${dir}, r.serviceId${dir}
+  SKIP $offset LIMIT $limit
+  RETURN v
+}
+RETURN i, ${SERVICE}
+ORDER BY i, date${dir}, id${dir}`;
+
 const servicesPage = (desc: boolean) => `
 MATCH (v:Service)
 WHERE v.date IS NOT NULL AND ${OF_TYPES}
@@ -558,32 +583,11 @@ ORDER BY i, position, seq`,
 MATCH (v:Service {id: serviceId})
 RETURN i, COUNT { (v)<-[:PERFORMED_IN]-() } AS total`,
   },
-  /**
-   * Unlike a setlist (a few songs by nature), a popular song has hundreds of links: its page is a
-   * seek on performed_in_song (the links' copies of their song's id, then date and service id),
-   * which returns the song's links already in page order, so SKIP/LIMIT stop after the page and
-   * no link outside it is read past the type filter. The `IS NOT NULL` predicates let the planner
-   * use the composite index for the order (every link carries both), and the ORDER BY names the
-   * whole index key: `r.songId` is one value per subquery, so the order is (date, service id), but
-   * without it EXPLAIN showed a Top over every link of the song. The type filter stays a Filter
-   * above the ordered seek. The hint keeps it there: performed_in_song_type (song id, type, date)
-   * would seek the types too but then sort every link of the song.
-   */
-  servicesForSongs: {
-    params: { ids: 'LIST<INTEGER>', serviceTypes: 'LIST<STRING>', offset: 'INTEGER', limit: 'INTEGER' },
-    cypher: `${byIndex('$ids', 'songId')}
-CALL (songId) {
-  MATCH ()-[r:PERFORMED_IN]->(v:Service)
-  USING INDEX r:PERFORMED_IN(songId, date, serviceId)
-  WHERE r.songId = songId AND r.date IS NOT NULL AND r.serviceId IS NOT NULL AND r.serviceType IN $serviceTypes
-  WITH r, v
-  ORDER BY r.songId, r.date, r.serviceId
-  SKIP $offset LIMIT $limit
-  RETURN v
-}
-RETURN i, ${SERVICE}
-ORDER BY i, date, id`,
-  },
+  /** A song's page of services, either way (servicesForSongs, above). */
+  ...perOrder(SONG_SERVICES, (sort) => ({
+    params: { ids: 'LIST<INTEGER>', serviceTypes: 'LIST<STRING>', offset: 'INTEGER', limit: 'INTEGER' } as const,
+    cypher: servicesForSongs(sort === 'DATE_DESC' ? ' DESC' : ''),
+  })),
   /**
    * The song's maintained per-type link counts (see the header; a song is linked at most once per
    * service, so they count its services): constant time however often it was sung.

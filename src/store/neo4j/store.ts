@@ -1,7 +1,7 @@
 import { Info } from 'luxon';
 import neo4j, { type Driver, type Record as Neo4jRecord } from 'neo4j-driver';
 import { luceneQuery } from '../../domain/search';
-import { SERVICE_AFTER, SERVICE_PAGE, SONG_AFTER, SONG_PAGE } from '../list-statements';
+import { SERVICE_AFTER, SERVICE_PAGE, SONG_AFTER, SONG_PAGE, SONG_SERVICES } from '../list-statements';
 import { ALL_SERVICE_TYPES } from '../paging';
 import { setlistProblem } from '../catalogue';
 import { usernameKey } from '../keys';
@@ -387,8 +387,9 @@ export class Neo4jStore implements Store {
     return this.relation(serviceIds, 'setlists', 'setlistCounts', {}, page, toSong);
   }
 
-  servicesForSongs(songIds: readonly number[], filter?: ServiceFilter, page?: Page) {
-    return this.relation(songIds, 'servicesForSongs', 'servicesForSongsCounts', { serviceTypes: typesParam(filter) }, page, toService);
+  servicesForSongs(songIds: readonly number[], query?: ServiceQuery, page?: Page) {
+    const rows = SONG_SERVICES[query?.sort ?? 'DATE_ASC'];
+    return this.relation(songIds, rows, 'servicesForSongsCounts', { serviceTypes: typesParam(query) }, page, toService);
   }
 
   linkSong(serviceId: number, songId: number, position?: number) {

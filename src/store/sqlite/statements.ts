@@ -43,10 +43,54 @@ const servicesAfter = (sort: ServiceSort) =>
  * planner would otherwise walk performed_in_song_date (already in date order) and test the type
  * of every link of the song.
  */
-const firstOfType = (song: string) => `
+const firstOfType = (song: string, sort: ServiceSort) => `
       SELECT q.id FROM performed_in q INDEXED BY performed_in_song_usage
       WHERE q.song_id = ${song} AND q.service_type = t.value
-      ORDER BY q.service_date, q.service_id LIMIT @end`;
+      ORDER BY ${byDate('q', sort)} LIMIT @end`;
+
+/** A song's services in the asked date order, ties by service id the same way (alias `a`'s columns). */
+const byDate = (a: string, sort: ServiceSort) =>
+  sort === 'DATE_DESC' ? `${a}.service_date DESC, ${a}.service_id DESC` : `${a}.service_date, ${a}.service_id`;
+
+/**
+ * A song's services (Song.services, withSong), in either date order: the same index ranges read
+ * forwards or backwards. One song or many (json_each), every type or some (see below).
+ */
+const servicesForSong = (sort: ServiceSort) => `
+    SELECT song_id AS key, service_id AS id, service_date AS date, service_type FROM performed_in
+    WHERE song_id = @id ORDER BY ${byDate('performed_in', sort)} LIMIT @limit OFFSET @offset`;
+const servicesForSongs = (sort: ServiceSort) => `
+    SELECT j.value AS key, p.service_id AS id, p.service_date AS date, p.service_type
+    FROM json_each(@ids) j
+    JOIN performed_in p ON p.id IN (
+      SELECT q.id FROM performed_in q WHERE q.song_id = j.value
+      ORDER BY ${byDate('q', sort)} LIMIT @limit OFFSET @offset)
+    ORDER BY j.value, ${byDate('p', sort)}`;
+// Some types: filtering the date-ordered range row by row would read all of a song's links
+// when it is rarely sung in the asked types. performed_in_song_usage (song_id, service_type,
+// service_date, ...) is ordered by date within each type, so the page is merged from each asked
+// type's first @end links (offset + limit), never from all of them.
+const servicesForSongOfTypes = (sort: ServiceSort) => `
+    SELECT @id AS key, p.service_id AS id, p.service_date AS date, p.service_type
+    FROM json_each(@types) t JOIN performed_in p ON p.id IN (${firstOfType('@id', sort)})
+    ORDER BY ${byDate('p', sort)} LIMIT @limit OFFSET @offset`;
+// Per song, the same merge as a correlated subquery (measured faster than numbering every
+// song's candidates with a window).
+const servicesForSongsOfTypes = (sort: ServiceSort) => `
+    SELECT j.value AS key, p.service_id AS id, p.service_date AS date, p.service_type
+    FROM json_each(@ids) j
+    JOIN performed_in p ON p.id IN (
+      SELECT c.id FROM json_each(@types) t JOIN performed_in c ON c.id IN (${firstOfType('j.value', sort)})
+      ORDER BY ${byDate('c', sort)} LIMIT @limit OFFSET @offset)
+    ORDER BY j.value, ${byDate('p', sort)}`;
+
+/** The statement names of a song's services, by the songs asked (one or many), the types (all or some), and order. */
+export const SONG_SERVICES = {
+  one: { DATE_ASC: 'servicesForSong', DATE_DESC: 'servicesForSongDesc' },
+  many: { DATE_ASC: 'servicesForSongs', DATE_DESC: 'servicesForSongsDesc' },
+  oneOfTypes: { DATE_ASC: 'servicesForSongOfTypes', DATE_DESC: 'servicesForSongOfTypesDesc' },
+  manyOfTypes: { DATE_ASC: 'servicesForSongsOfTypes', DATE_DESC: 'servicesForSongsOfTypesDesc' },
+} as const satisfies Record<string, Record<ServiceSort, string>>;
 
 export const SQL = {
   // Songs
@@ -116,41 +160,18 @@ export const SQL = {
       ORDER BY q.position, q.id LIMIT @limit OFFSET @offset)
     JOIN songs s ON s.id = p.song_id
     ORDER BY j.value, p.position, p.id`,
-  // A setlist's count reads its index range: setlists are short (a setlist write holds at most
-  // 1,000 songs), unlike a song's performances.
+  // A setlist's count reads its index range: setlists are short (at most SETLIST_MAX_SONGS,
+  // src/domain/setlist.ts), unlike a song's performances.
   setlistCounts: `
     SELECT service_id AS key, count(*) AS total FROM performed_in
     WHERE service_id IN (SELECT value FROM json_each(@ids)) GROUP BY service_id`,
   // A song's services come from its links' copies of their service's date and type (kept by
   // triggers, see analytics-schema.ts), so no service row is read. Every type: the song's range
   // of performed_in_song_date (song_id, service_date, service_id, service_type) in page order.
-  servicesForSong: `
-    SELECT song_id AS key, service_id AS id, service_date AS date, service_type FROM performed_in
-    WHERE song_id = @id ORDER BY service_date, service_id LIMIT @limit OFFSET @offset`,
-  servicesForSongs: `
-    SELECT j.value AS key, p.service_id AS id, p.service_date AS date, p.service_type
-    FROM json_each(@ids) j
-    JOIN performed_in p ON p.id IN (
-      SELECT q.id FROM performed_in q WHERE q.song_id = j.value
-      ORDER BY q.service_date, q.service_id LIMIT @limit OFFSET @offset)
-    ORDER BY j.value, p.service_date, p.service_id`,
-  // Some types: filtering the date-ordered range row by row would read all of a song's links
-  // when it is rarely sung in the asked types. performed_in_song_usage (song_id, service_type,
-  // service_date, ...) is ordered by date within each type, so the page is merged from each asked
-  // type's first @end links (offset + limit), never from all of them.
-  servicesForSongOfTypes: `
-    SELECT @id AS key, p.service_id AS id, p.service_date AS date, p.service_type
-    FROM json_each(@types) t JOIN performed_in p ON p.id IN (${firstOfType('@id')})
-    ORDER BY p.service_date, p.service_id LIMIT @limit OFFSET @offset`,
-  // Per song, the same merge as a correlated subquery (measured faster than numbering every
-  // song's candidates with a window).
-  servicesForSongsOfTypes: `
-    SELECT j.value AS key, p.service_id AS id, p.service_date AS date, p.service_type
-    FROM json_each(@ids) j
-    JOIN performed_in p ON p.id IN (
-      SELECT c.id FROM json_each(@types) t JOIN performed_in c ON c.id IN (${firstOfType('j.value')})
-      ORDER BY c.service_date, c.service_id LIMIT @limit OFFSET @offset)
-    ORDER BY j.value, p.service_date, p.service_id`,
+  ...perOrder(SONG_SERVICES.one, servicesForSong),
+  ...perOrder(SONG_SERVICES.many, servicesForSongs),
+  ...perOrder(SONG_SERVICES.oneOfTypes, servicesForSongOfTypes),
+  ...perOrder(SONG_SERVICES.manyOfTypes, servicesForSongsOfTypes),
   // The maintained per-type counts of song_usage (a song is linked at most once per service, so
   // its links of a type are its services of that type): one primary-key read per song.
   servicesForSongsCounts: `

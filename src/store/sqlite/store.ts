@@ -46,7 +46,7 @@ import { SqliteAnalytics } from './analytics';
 import { migrate } from './migrations';
 import { ensurePeriods, openTimeline } from './timeline-schema';
 import { withDerivedRebuilt } from './bulk';
-import { SQL, type StatementName } from './statements';
+import { SONG_SERVICES, SQL, type StatementName } from './statements';
 
 type SongRow = { id: number; name: string; artists: string };
 type LicensingRow = { ccli_number: string | null; copyright: string | null };
@@ -421,16 +421,17 @@ export class SqliteStore implements Store {
     return this.relation(serviceIds, rows, ['setlistCounts', { ids: JSON.stringify(ids) }], toSong);
   }
 
-  servicesForSongs(songIds: readonly number[], filter?: ServiceFilter, page?: Page) {
+  servicesForSongs(songIds: readonly number[], query?: ServiceQuery, page?: Page) {
     const ids = distinctIds(songIds);
-    const types = typesParam(filter);
-    const rows: [StatementName, Record<string, unknown>] = everyType(filter)
+    const types = typesParam(query);
+    const sort = query?.sort ?? 'DATE_ASC';
+    const rows: [StatementName, Record<string, unknown>] = everyType(query)
       ? ids.length === 1
-        ? ['servicesForSong', { id: ids[0], ...limits(page) }]
-        : ['servicesForSongs', { ids: JSON.stringify(ids), ...limits(page) }]
+        ? [SONG_SERVICES.one[sort], { id: ids[0], ...limits(page) }]
+        : [SONG_SERVICES.many[sort], { ids: JSON.stringify(ids), ...limits(page) }]
       : ids.length === 1
-        ? ['servicesForSongOfTypes', { id: ids[0], types, ...perParent(page) }]
-        : ['servicesForSongsOfTypes', { ids: JSON.stringify(ids), types, ...perParent(page) }];
+        ? [SONG_SERVICES.oneOfTypes[sort], { id: ids[0], types, ...perParent(page) }]
+        : [SONG_SERVICES.manyOfTypes[sort], { ids: JSON.stringify(ids), types, ...perParent(page) }];
     return this.relation(songIds, rows, ['servicesForSongsCounts', { ids: JSON.stringify(ids), types }], toService);
   }
 
