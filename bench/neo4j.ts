@@ -50,6 +50,11 @@ export interface BenchNeo4j {
   pageCacheMb?: number;
   /** Stop it (a local one checkpoints and closes its store), and its data directory's size then. */
   stop(): Promise<{ diskBytes: number | null }>;
+  /**
+   * A local server stopped (its store checkpointed and closed) and started again on the same data,
+   * with new credentials in this object; false for NEO4J_URI, which is not ours to restart.
+   */
+  restart(): Promise<boolean>;
 }
 
 /** NEO4J_URI if set, else a new local Neo4j in a temporary directory. */
@@ -63,19 +68,21 @@ export async function benchNeo4j(): Promise<BenchNeo4j> {
       home: null,
       source: 'NEO4J_URI (wiped)',
       stop: async () => ({ diskBytes: null }),
+      restart: async () => false,
     };
   }
   const heapMb = envMb('BENCH_NEO4J_HEAP_MB', 3072);
   const pageCacheMb = envMb('BENCH_NEO4J_PAGE_CACHE_MB', 2048);
   const home = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-neo4j-'));
+  const start = () => startLocalNeo4j({ home, heapMb, pageCacheMb, log: (l) => console.log(`  ${l}`) });
   let server: LocalNeo4j;
   try {
-    server = await startLocalNeo4j({ home, heapMb, pageCacheMb, log: (l) => console.log(`  ${l}`) });
+    server = await start();
   } catch (err) {
     fs.rmSync(home, { recursive: true, force: true });
     throw err;
   }
-  return {
+  const out: BenchNeo4j = {
     uri: server.uri,
     user: server.user,
     password: server.password,
@@ -91,7 +98,14 @@ export async function benchNeo4j(): Promise<BenchNeo4j> {
         fs.rmSync(home, { recursive: true, force: true });
       }
     },
+    restart: async () => {
+      await server.stop();
+      server = await start();
+      Object.assign(out, { uri: server.uri, user: server.user, password: server.password });
+      return true;
+    },
   };
+  return out;
 }
 
 export function driverOf(n: BenchNeo4j): Driver {
