@@ -5,6 +5,11 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { buildSchema as fromSdl } from 'graphql';
 import OpenAPIClientAxios from 'openapi-client-axios';
+import { z } from 'zod';
+import { BOUND_PATTERN, SERVICE_DATE_TIME_PATTERN } from '../src/domain/date-patterns';
+import { MAX_MS, MIN_MS } from '../src/domain/dates';
+import { SETLIST_MAX_SONGS } from '../src/domain/setlist';
+import { INT_MAX, rules } from '../src/domain/validation';
 import { accessOf } from '../src/graphql/permissions';
 import { openApiPath } from '../src/rest/openapi';
 import { markNullableFields, type SchemaObject } from '../src/rest/openapi-nullable';
@@ -97,8 +102,8 @@ describe('operations', () => {
       expect([method, date.oneOf]).toEqual([
         method,
         [
-          { type: 'integer', format: 'int64', minimum: Date.UTC(1900, 0, 1), maximum: Date.UTC(2201, 0, 1) - 1 },
-          { type: 'string', format: 'date-time' },
+          { type: 'integer', format: 'int64', minimum: MIN_MS, maximum: MAX_MS },
+          { type: 'string', pattern: SERVICE_DATE_TIME_PATTERN },
         ],
       ]);
     }
@@ -114,6 +119,28 @@ describe('operations', () => {
   test('paging parameters state their bounds', () => {
     const limit = opOf('GET', '/songs').parameters.find((p: { name: string }) => p.name === 'limit');
     expect(limit.schema).toEqual(expect.objectContaining({ minimum: 1, maximum: 1000 }));
+  });
+
+  test('each value rule is stated as the resolver checks it: the rule itself, turned into JSON Schema', () => {
+    const body = (method: string, p: string) => opOf(method, p).requestBody.content['application/json'].schema.properties;
+    const stated = (rule: (typeof rules)[keyof typeof rules]) =>
+      (z.toJSONSchema(rule, { io: 'input', unrepresentable: 'any', target: 'openapi-3.0' }) as { properties: Record<string, object> }).properties;
+    expect(body('POST', '/songs').name).toEqual(expect.objectContaining(stated(rules.createSong).name));
+    expect(body('POST', '/songs').name).toEqual(expect.objectContaining({ maxLength: 300, pattern: '[^\\s\\ufeff]' }));
+    expect(body('PUT', '/services/:serviceId/songs').songIds).toEqual(
+      expect.objectContaining({ maxItems: SETLIST_MAX_SONGS, uniqueItems: true, items: expect.objectContaining({ minimum: 1, maximum: INT_MAX }) }),
+    );
+    expect(body('POST', '/users').username).toEqual(expect.objectContaining(stated(rules.createUser).username));
+    const q = opOf('GET', '/songs').parameters.find((p: { name: string }) => p.name === 'q');
+    expect(q.schema).toEqual(expect.objectContaining({ maxLength: 200, pattern: '[^\\s\\ufeff]' }));
+  });
+
+  test('date parameters state the exact forms the service reads, in paths and queries', () => {
+    const dates = ROUTES.flatMap((r) =>
+      (opOf(r.method, r.path).parameters ?? []).filter((p: { name: string }) => ['date', 'from', 'to'].includes(p.name)).map((p: any) => [r.path, p.name, p.schema.pattern]),
+    );
+    expect(dates.length).toBeGreaterThanOrEqual(10);
+    for (const [route, name, pattern] of dates) expect([route, name, pattern]).toEqual([route, name, BOUND_PATTERN]);
   });
 });
 

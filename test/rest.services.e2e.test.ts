@@ -65,8 +65,8 @@ describe('POST /services', () => {
   });
 
   test.each([
-    ['the first instant of 1900', ms('1900-01-01T00:00:00.000Z')],
-    ['the last instant of 2200', ms('2200-12-31T23:59:59.999Z')],
+    ['the first instant of 1900 anywhere (1900-01-01T00:00+14:00)', ms('1899-12-31T10:00:00.000Z')],
+    ['the last instant of 2200 anywhere (2200-12-31T23:59:59.999-12:00)', ms('2201-01-01T11:59:59.999Z')],
     ['a date before the epoch (negative ms)', ms('1950-06-04T09:00:00Z')],
     ['the epoch itself', 0],
   ])('epoch ms at %s is accepted', async (_label, date) => {
@@ -80,6 +80,9 @@ describe('POST /services', () => {
     expect((await newService({ date: '2200-12-31T23:59:59.999Z', serviceType: 'WED' })).date).toBe(
       ms('2200-12-31T23:59:59.999Z'),
     );
+    // Its calendar date as written is what counts: the extreme offsets name instants just outside.
+    expect((await newService({ date: '1900-01-01T00:00+14:00', serviceType: 'WED' })).date).toBe(ms('1899-12-31T10:00:00Z'));
+    expect((await newService({ date: '2200-12-31T23:59:59.999-12:00', serviceType: 'WED' })).date).toBe(ms('2201-01-01T11:59:59.999Z'));
   });
 
   test.each(['SUN_AM', 'SUN_PM', 'WED'])('serviceType %s is accepted', async (serviceType) => {
@@ -111,8 +114,9 @@ describe('POST /services', () => {
       ['a boolean', { ...ok, date: true }, ['date']],
       ['an object', { ...ok, date: { ms: 0 } }, ['date']],
       ['null date', { ...ok, date: null }, ['date']],
-      ['epoch ms in 1899', { ...ok, date: ms('1899-12-31T23:59:59.999Z') }, ['date']],
-      ['epoch ms in 2201', { ...ok, date: ms('2201-01-01T00:00:00.000Z') }, ['date']],
+      // Epoch ms run from 1900-01-01T00:00+14:00 to 2200-12-31T23:59:59.999-12:00 (docs/API.md, Dates).
+      ['epoch ms before 1900-01-01T00:00+14:00', { ...ok, date: ms('1899-12-31T09:59:59.999Z') }, ['date']],
+      ['epoch ms after 2200-12-31T23:59:59.999-12:00', { ...ok, date: ms('2201-01-01T12:00:00.000Z') }, ['date']],
       ['an ISO date-time in 1899', { ...ok, date: '1899-12-31T23:59:59.999Z' }, ['date']],
       ['an ISO date-time in 2201', { ...ok, date: '2201-01-01T00:00:00Z' }, ['date']],
       ['a year far out of range', { ...ok, date: 8.64e15 }, ['date']],

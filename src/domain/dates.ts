@@ -1,13 +1,20 @@
 import { DateTime } from 'luxon';
 import type { DateRange } from '../store/types';
+import { DAY_PATTERN, EPOCH_MS_PATTERN, SERVICE_DATE_TIME_PATTERN } from './date-patterns';
 import { parseIsoDateTime } from './iso8601';
 
-/** Service dates must fall in years 1900–2200 (docs/API.md). */
-export const MIN_MS = Date.UTC(1900, 0, 1);
-export const MAX_MS = Date.UTC(2201, 0, 1) - 1;
+/**
+ * Service dates must fall in the years 1900–2200 (docs/API.md) as written in some offset in use
+ * (−12:00…+14:00): the first instant is 1900-01-01T00:00+14:00, the last 2200-12-31T23:59:59.999
+ * −12:00. So every date-time SERVICE_DATE_TIME_PATTERN admits is in range, and epoch ms have the
+ * same bounds (an answer's epoch ms read back as input is accepted).
+ */
+export const MIN_MS = Date.UTC(1900, 0, 1) - 14 * 3_600_000;
+export const MAX_MS = Date.UTC(2201, 0, 1) - 1 + 12 * 3_600_000;
 
-const EPOCH_MS = /^-?\d{1,16}$/;
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
+const EPOCH_MS = new RegExp(EPOCH_MS_PATTERN);
+const DAY = new RegExp(DAY_PATTERN);
+const SERVICE_DATE_TIME = new RegExp(SERVICE_DATE_TIME_PATTERN);
 
 export class DateFormatError extends Error {}
 
@@ -17,8 +24,9 @@ function inRange(ms: number): number {
 }
 
 /**
- * A service date as given on input: integer epoch milliseconds, or an ISO-8601 date-time string
- * with `Z` or an offset. Returns epoch ms.
+ * A service date as given on input: integer epoch milliseconds from MIN_MS to MAX_MS, or an
+ * ISO-8601 date-time string with `Z` or an offset whose own calendar date is in those years
+ * (SERVICE_DATE_TIME_PATTERN, exactly what the OpenAPI document states). Returns epoch ms.
  */
 export function parseTimestamp(value: unknown): number {
   if (typeof value === 'number') {
@@ -26,10 +34,10 @@ export function parseTimestamp(value: unknown): number {
     return inRange(value);
   }
   if (typeof value === 'string') {
-    const ms = parseIsoDateTime(value);
+    const ms = SERVICE_DATE_TIME.test(value) ? parseIsoDateTime(value) : null;
     if (ms === null) {
       throw new DateFormatError(
-        'must be epoch milliseconds or a valid ISO-8601 date-time with Z or an offset from -12:00 to +14:00',
+        'must be epoch milliseconds or a valid ISO-8601 date-time with Z or an offset from -12:00 to +14:00, its date in the years 1900 to 2200',
       );
     }
     return inRange(ms);
@@ -40,11 +48,14 @@ export function parseTimestamp(value: unknown): number {
 /** A query bound: an instant, or a whole calendar day in the service time zone. */
 type Bound = { kind: 'instant'; at: number } | { kind: 'day'; start: number; end: number };
 
+/**
+ * A date of a path or query parameter, read exactly as BOUND_PATTERN (./date-patterns.ts) states it:
+ * epoch ms (at most 15 digits), a calendar day YYYY-MM-DD, or an ISO-8601 date-time; no spaces.
+ */
 export function parseBound(text: string, zone: string): Bound {
-  const value = text.trim();
+  const value = text;
   if (EPOCH_MS.test(value)) {
-    const at = Number(value);
-    if (Number.isSafeInteger(at)) return { kind: 'instant', at };
+    return { kind: 'instant', at: Number(value) };
   } else if (DAY.test(value)) {
     const day = DateTime.fromISO(value, { zone });
     if (day.isValid) {

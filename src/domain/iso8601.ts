@@ -1,4 +1,7 @@
 import { DateTime } from 'luxon';
+import { DATE_TIME_PATTERN } from './date-patterns';
+
+const EXACT = new RegExp(DATE_TIME_PATTERN);
 
 /**
  * An ISO-8601 / RFC 3339 date-time that names one instant: a calendar date, a time to the minute
@@ -19,6 +22,8 @@ export const MAX_OFFSET_MINUTES = 14 * 60;
  * milliseconds are dropped. Luxon alone would read `-99:99` and `24:00` as some other instant.
  */
 export function parseIsoDateTime(text: string): number | null {
+  // The exact form (calendar, ranges, offsets) first: what the OpenAPI document states.
+  if (!EXACT.test(text)) return null;
   const m = DATE_TIME.exec(text);
   if (!m) return null;
   const [, year, month, day, hour, minute, second = '0', fraction = '', zulu, sign, offH, offM = '00'] = m;

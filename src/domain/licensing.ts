@@ -4,7 +4,7 @@
  */
 
 /** CCLI song numbers are whole numbers: 1 to 10 digits, written as given. */
-export const CCLI_NUMBER = /^\d{1,10}$/;
+export const CCLI_NUMBER = /^[0-9]{1,10}$/;
 export const COPYRIGHT_MAX_LENGTH = 500;
 
 /** What a store keeps per song; null when not recorded. */

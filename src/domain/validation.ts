@@ -7,15 +7,20 @@ import { SETLIST_MAX_SONGS } from './setlist';
  * The value rules of docs/API.md, shared by both facades. Types (string, integer, enum) are
  * already enforced by the GraphQL schema; these are the rules a type cannot express.
  */
-const name = z
-  .string()
-  .max(300, 'must be at most 300 characters')
-  .refine((s) => s.trim().length > 0, 'must not be empty');
+/**
+ * Not only whitespace: one character that is not (what String.prototype.trim removes). Written as
+ * a pattern, not a refinement, so that the OpenAPI document states it (src/rest/openapi.ts); U+FEFF
+ * is named because other regex dialects (Python's) do not count it as whitespace.
+ */
+const NOT_BLANK = /[^\s\ufeff]/;
+/** GraphQL's Int: an id or position past it is refused by the type before any rule. */
+export const INT_MAX = 2_147_483_647;
+const name = z.string().max(300, 'must be at most 300 characters').regex(NOT_BLANK, 'must not be empty');
 const artists = z
   .array(z.string().max(200, 'entries must be at most 200 characters'))
   .max(50, 'must have at most 50 entries');
 /** An empty string records none (./licensing.ts): `null` is never accepted for a field. */
-const ccliNumber = z.string().refine((s) => s === '' || CCLI_NUMBER.test(s), 'must be 1 to 10 digits');
+const ccliNumber = z.string().regex(new RegExp(`^(?:${CCLI_NUMBER.source.slice(1, -1)})?$`), 'must be 1 to 10 digits');
 const copyright = z.string().max(COPYRIGHT_MAX_LENGTH, `must be at most ${COPYRIGHT_MAX_LENGTH} characters`);
 const username = z
   .string()
@@ -23,18 +28,16 @@ const username = z
   .max(64, 'must be 3 to 64 characters')
   .regex(/^[A-Za-z0-9._@-]*$/, 'may contain only letters, digits and . _ @ -');
 const password = z.string().min(8, 'must be 8 to 256 characters').max(256, 'must be 8 to 256 characters');
-const position = z.number().int().min(1, 'must be at least 1');
+const position = z.number().int().min(1, 'must be at least 1').max(INT_MAX);
 const songIds = z
-  .array(z.number().int().min(1, 'entries must be positive ids'))
+  .array(z.number().int().min(1, 'entries must be positive ids').max(INT_MAX))
   .max(SETLIST_MAX_SONGS, `must have at most ${SETLIST_MAX_SONGS} entries (the most songs a service holds)`)
-  .refine((ids) => new Set(ids).size === ids.length, 'must not list the same song twice');
+  .refine((ids) => new Set(ids).size === ids.length, 'must not list the same song twice')
+  .meta({ uniqueItems: true });
 
 const nonNull = <T extends z.ZodTypeAny>(t: T) => t.optional();
 /** Song search text (SEARCH_MAX_LENGTH in ./search.ts). */
-const search = z
-  .string()
-  .max(200, 'must be at most 200 characters')
-  .refine((s) => s.trim().length > 0, 'must not be empty');
+const search = z.string().max(200, 'must be at most 200 characters').regex(NOT_BLANK, 'must not be empty');
 
 export const rules = {
   createSong: z.object({ name, artists: artists.optional(), ccliNumber: ccliNumber.optional(), copyright: copyright.optional() }),

@@ -1,9 +1,12 @@
 import { isDeepStrictEqual } from 'node:util';
+import { z } from 'zod';
 import { GraphQLNonNull, isNonNullType, type GraphQLSchema } from 'graphql';
+import { BOUND_PATTERN, SERVICE_DATE_TIME_PATTERN } from '../domain/date-patterns';
 import { MAX_MS, MIN_MS } from '../domain/dates';
+import { INT_MAX } from '../domain/validation';
 import { accessOf } from '../graphql/permissions';
 import type { RootField } from '../graphql/operations';
-import { describeQueryParameter } from './input';
+import { describeQueryParameter, queryName } from './input';
 import { markNullableFields, withNullability, type SchemaObject } from './openapi-nullable';
 import { pathParams, ROUTES, type RestRoute } from './routes';
 import type { SofaRouter } from './sofa';
@@ -157,10 +160,15 @@ const PARAMETER_RANGES: Record<string, { minimum: number; maximum: number }> = {
   moreThanPercent: { minimum: 0, maximum: 99 },
 };
 
+/** Parameters that are dates (paths of /services/byDate, the reports' window): parseBound reads them. */
+const DATE_PARAMETERS = new Set(['date', 'from', 'to']);
+
 function describeParameters(op: Operation): void {
   for (const p of op.parameters ?? []) {
     p.description ??= PARAMETER_TEXT[p.name];
-    if (p.in === 'path' && p.schema?.type === 'integer') p.schema.minimum = 1;
+    if (DATE_PARAMETERS.has(p.name) && p.schema?.type === 'string') p.schema.pattern = BOUND_PATTERN;
+    // Ids, in the path or the query (`/reports/timeline?songId=`): positive GraphQL Ints.
+    if ((p.in === 'path' || p.name.endsWith('Id')) && p.schema?.type === 'integer') Object.assign(p.schema, { minimum: 1, maximum: INT_MAX });
     if (PARAMETER_RANGES[p.name]) Object.assign(p.schema ?? {}, PARAMETER_RANGES[p.name]);
     if (p.name === 'offset') Object.assign(p.schema ?? {}, { minimum: 0 });
   }
@@ -176,9 +184,9 @@ const TIMESTAMP_IN = {
   oneOf: [
     // The years 1900 to 2200, as parseTimestamp checks them.
     { ...TIMESTAMP_JSON, minimum: MIN_MS, maximum: MAX_MS },
-    { type: 'string', format: 'date-time' },
+    { type: 'string', pattern: SERVICE_DATE_TIME_PATTERN },
   ],
-  description: 'Epoch milliseconds, or an ISO-8601 date-time with `Z` or an offset',
+  description: 'Epoch milliseconds, or an ISO-8601 date-time with `Z` or an offset (its calendar date in 1900–2200)',
 };
 
 /**
@@ -201,6 +209,24 @@ function describeBody(op: Operation, inPath: string[]): void {
     return;
   }
   op.requestBody.required = Boolean(schema.required?.length);
+}
+
+/**
+ * The operation's value rule (the zod schema its resolver checks, src/domain/validation.ts) as
+ * JSON Schema, merged into the body's properties or the query parameters it names: lengths,
+ * patterns, ranges, array sizes and uniqueness are stated where the check is made, not restated.
+ * A body date keeps TIMESTAMP_IN.
+ */
+function describeRule(op: Operation, rule: z.ZodObject): void {
+  const stated = z.toJSONSchema(rule, { io: 'input', unrepresentable: 'any', target: 'openapi-3.0' }) as { properties?: Record<string, object> };
+  const body = op.requestBody?.content?.['application/json']?.schema;
+  for (const [name, constraint] of Object.entries(stated.properties ?? {})) {
+    if (!Object.keys(constraint).length) continue;
+    const property = body?.properties?.[name] as Record<string, unknown> | undefined;
+    if (property) Object.assign(property, constraint);
+    const parameter = op.parameters?.find((p) => p.in === 'query' && p.name === queryName(name));
+    if (parameter?.schema) Object.assign(parameter.schema, constraint);
+  }
 }
 
 /** OpenAPI 3.0 wants at least one entry in every `required` list (SOFA writes empty ones). */
@@ -345,6 +371,7 @@ export async function openApiDocument(sofa: SofaRouter, graphql: GraphQLSchema):
     op.responses ??= {};
     if (route.method === 'POST' || route.method === 'PUT') describeBody(op, pathParams(route.path));
     else for (const p of op.parameters ?? []) if (p.in === 'query') describeQueryParameter(p, doc.components.schemas);
+    if (route.operation.rule) describeRule(op, route.operation.rule);
     if (route.csv) describeCsv(op);
     describeParameters(op);
     op.operationId = operationIdOf(route);
