@@ -98,6 +98,7 @@ export const NOT_ON_NEO4J: Record<string, string> = {
   'test/batching.test.ts': "counts the resolvers' calls into the store (DataLoader batching, above the store)",
   'test/one-pass.e2e.test.ts': 'what a request does between the socket and the resolver (access decided once, the token verified once), above the store',
   'test/graphql.express-handler.test.ts': "the /graphql handler's request translation for Apollo, above the store",
+  'test/graphql.http-audit.e2e.test.ts': "the GraphQL-over-HTTP protocol (graphql-http's audits): media types, methods and statuses, above the store",
   'test/browser.explorers.test.ts': 'GraphiQL and Swagger UI in Chromium: pages that do not depend on the store',
   'test/browser.insights.test.ts': 'the Insights page in Chromium: a client of the analytics API the suites above cover',
   'test/browser.insights-export.test.ts': "the Insights page's CSV link in Chromium: the CSV itself is test/reports.csv.test.ts, run above",
