@@ -29,7 +29,7 @@ import { LoginLimiter } from '../src/auth/login-limiter';
 import { memoryLimiterStore } from '../src/limits/limiter-store';
 import { TokenService } from '../src/auth/tokens';
 import { loadConfig } from '../src/config';
-import { createContext, type GraphQLContext, type Services } from '../src/graphql/context';
+import { createContext, type GraphQLContext, type AppDependencies } from '../src/graphql/context';
 import { buildSchema } from '../src/graphql/schema';
 import { createLogger } from '../src/logger';
 import { startServer } from '../src/server';
@@ -88,7 +88,7 @@ async function main() {
 
   // What the resolvers need, as src/app.ts gives them (without its metrics wrapper on the store).
   const tokens = new TokenService(config.jwtSecret, config.jwtExpiresIn);
-  const services: Services = {
+  const deps: AppDependencies = {
     store,
     tokens,
     loginLimiter: LoginLimiter.in(memoryLimiterStore(), config.loginMaxFailures, config.loginWindowSeconds),
@@ -101,7 +101,7 @@ async function main() {
   await fastify.register(mercurius, {
     schema,
     path: '/graphql',
-    context: (request) => createContext(services, { authorization: request.headers.authorization, clientAddress: request.ip }),
+    context: (request) => createContext(deps, { authorization: request.headers.authorization, clientAddress: request.ip }),
   });
   await fastify.listen({ port: 0, host: '127.0.0.1' });
   const mercuriusUrl = `http://127.0.0.1:${(fastify.server.address() as AddressInfo).port}`;
@@ -115,7 +115,7 @@ async function main() {
     plugins: [useGraphQlJit()],
     // Yoga copies the context's own properties onto its own object, which drops getters kept on a
     // prototype (src/graphql/context.ts): it is handed them as own getters, which its copy runs.
-    context: ({ request }) => ownGetters(createContext(services, { authorization: request.headers.get('authorization'), clientAddress: 'unknown' })),
+    context: ({ request }) => ownGetters(createContext(deps, { authorization: request.headers.get('authorization'), clientAddress: 'unknown' })),
   });
   const yogaServer = http.createServer(yoga);
   await new Promise<void>((resolve) => yogaServer.listen(0, '127.0.0.1', resolve));
@@ -138,7 +138,7 @@ async function main() {
       if (!isCompiledQuery(made)) throw new Error('not compilable');
       compiled.set(query, (c = made));
     }
-    res.json(await c.query(undefined, createContext(services, { authorization: req.headers.authorization, clientAddress: 'unknown' }), variables ?? {}));
+    res.json(await c.query(undefined, createContext(deps, { authorization: req.headers.authorization, clientAddress: 'unknown' }), variables ?? {}));
   });
   const floorServer = await new Promise<http.Server>((resolve) => {
     const server = floor.listen(0, '127.0.0.1', () => resolve(server));

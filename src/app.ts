@@ -8,7 +8,7 @@ import { TokenService } from './auth/tokens';
 import type { Config } from './config';
 import { AppError, ERROR_STATUS } from './errors';
 import { graphqlBrowserRedirect, mountExplorers } from './explorers';
-import type { Services } from './graphql/context';
+import type { AppDependencies } from './graphql/context';
 import { buildSchemas } from './graphql/schema';
 import { createGraphQLHandler } from './graphql/server';
 import { bodyParserError, jsonBody } from './http/body';
@@ -52,7 +52,7 @@ export async function createApp(config: Config, rawStore: Store, log: Logger): P
   // Login (and request) counts: in this process's memory, or in the Redis every instance shares.
   const limits = createLimiterStore(config.redisUrl, log);
 
-  const services: Services = {
+  const deps: AppDependencies = {
     store,
     tokens,
     loginLimiter: LoginLimiter.in(limits, config.loginMaxFailures, config.loginWindowSeconds, observability.loginEvents),
@@ -63,7 +63,7 @@ export async function createApp(config: Config, rawStore: Store, log: Logger): P
   // are (memory, or the Redis every instance shares); none with RATE_LIMIT=off.
   const rateLimiter = config.rateLimit ? RequestRateLimiter.in(limits, config.rateLimit, tokens) : undefined;
   const schemas = buildSchemas();
-  const graphql = await createGraphQLHandler(schemas.guarded, services, {
+  const graphql = await createGraphQLHandler(schemas.guarded, deps, {
     introspection: config.graphqlIntrospection,
     maxDepth: config.graphqlMaxDepth,
     maxCost: config.graphqlMaxCost,
@@ -122,7 +122,7 @@ export async function createApp(config: Config, rawStore: Store, log: Logger): P
   // difference between /insights and /insights/ that the router answers.
   const insights = insightsRouter(config.serviceTimeZone);
   app.use((req, res, next) => (/^\/insights(?:\/|$)/i.test(req.path) ? insights(req, res, next) : next()));
-  app.use(BASE_PATH, createRestRouter(schemas.unguarded, services, config.corsOrigins, config.maxResponseBytes, rateLimiter));
+  app.use(BASE_PATH, createRestRouter(schemas.unguarded, deps, config.corsOrigins, config.maxResponseBytes, rateLimiter));
 
   if (!config.graphqlIntrospection) app.get('/graphql', graphqlBrowserRedirect);
   app.use(

@@ -97,10 +97,16 @@ export interface Page {
   offset?: number;
 }
 
-/** Optional paging of any list (docs/API.md): limit 1–1000, offset ≥ 0. */
+/**
+ * The largest page of every list (docs/API.md: `limit` and `first` are 1 to 1000), in one place:
+ * the checks, the cost rule (src/graphql/cost-table.ts) and the OpenAPI document read it.
+ */
+export const MAX_PAGE = 1000;
+
+/** Optional paging of any list (docs/API.md): limit 1–MAX_PAGE, offset ≥ 0. */
 export function checkPage(page: { limit?: number | null; offset?: number | null }): Page {
   const { limit, offset } = page;
-  if (limit != null && (limit < 1 || limit > 1000)) throw new AppError('BAD_REQUEST', 'limit must be between 1 and 1000');
+  if (limit != null && (limit < 1 || limit > MAX_PAGE)) throw new AppError('BAD_REQUEST', `limit must be between 1 and ${MAX_PAGE}`);
   if (offset != null && offset < 0) throw new AppError('BAD_REQUEST', 'offset must be 0 or more');
   return { limit: limit ?? undefined, offset: offset ?? undefined };
 }

@@ -8,8 +8,11 @@ import type { RequestScope } from '../observability/request-scope';
 import type { Store } from '../store/types';
 import { createLoaders, type Loaders } from './loaders';
 
-/** What the resolvers need that lives as long as the process. */
-export interface Services {
+/**
+ * What the resolvers need that lives as long as the process: the app's dependencies (not to be
+ * confused with the church services the API records).
+ */
+export interface AppDependencies {
   store: Store;
   tokens: TokenService;
   loginLimiter: LoginLimiter;
@@ -18,7 +21,7 @@ export interface Services {
 }
 
 /** Per-request context, the same for both facades. */
-export interface GraphQLContext extends Services {
+export interface GraphQLContext extends AppDependencies {
   loaders: Loaders;
   viewer: Viewer;
   /** Client address, for login rate limiting. */
@@ -61,15 +64,15 @@ class RequestContext implements GraphQLContext {
   private madeLoaders?: Loaders;
 
   constructor(
-    services: Services,
+    deps: AppDependencies,
     private readonly info: RequestInfo,
   ) {
-    this.store = services.store;
-    this.tokens = services.tokens;
-    this.loginLimiter = services.loginLimiter;
-    this.serviceTimeZone = services.serviceTimeZone;
-    this.log = services.log;
-    this.viewer = new Viewer(info.credentials ?? new Credentials(info.authorization, services.tokens), services.store);
+    this.store = deps.store;
+    this.tokens = deps.tokens;
+    this.loginLimiter = deps.loginLimiter;
+    this.serviceTimeZone = deps.serviceTimeZone;
+    this.log = deps.log;
+    this.viewer = new Viewer(info.credentials ?? new Credentials(info.authorization, deps.tokens), deps.store);
     this.scope = info.scope;
   }
 
@@ -84,8 +87,8 @@ class RequestContext implements GraphQLContext {
   }
 }
 
-export function createContext(services: Services, req: RequestInfo): GraphQLContext {
-  return new RequestContext(services, req);
+export function createContext(deps: AppDependencies, req: RequestInfo): GraphQLContext {
+  return new RequestContext(deps, req);
 }
 
 /**

@@ -1,3 +1,4 @@
+import { MAX_PAGE } from '../domain/validation';
 import type { GraphQLScalarType } from 'graphql';
 import { SETLIST_MAX_SONGS } from '../domain/setlist';
 import type { Resolvers } from '../generated/graphql';
@@ -38,8 +39,8 @@ export interface CostTable {
   maxListSize: number;
 }
 
-/** The largest page of every list (docs/API.md: `limit` and `first` are 1 to 1000). */
-export const MAX_PAGE = 1000;
+/** The largest page of every list: the cost rule charges a list without a limit at it. */
+export { MAX_PAGE };
 
 function rootWeights(): Partial<Record<FieldCoordinate, number>> {
   return Object.fromEntries(ROOT_OPERATIONS.filter((op) => op.weight !== undefined).map((op) => [op.field, op.weight]));

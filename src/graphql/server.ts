@@ -10,7 +10,7 @@ import { documentStore } from './document-store';
 import { apolloHandler } from './express-handler';
 import { compiledExecution } from './execution';
 import { guardNesting, refuseSubscriptions, reportLimit } from './guards';
-import { createContext, requestInfo, type GraphQLContext, type Services } from './context';
+import { createContext, requestInfo, type GraphQLContext, type AppDependencies } from './context';
 import { responseLimit } from './response-limit';
 
 export interface GraphQLOptions {
@@ -30,16 +30,16 @@ export interface GraphQLOptions {
  * the request (parse, validation, variables, operation name, persisted query) is BAD_REQUEST,
  * errors from resolvers keep ours, and anything unexpected is logged and masked as INTERNAL.
  */
-function formatError(services: Services) {
+function formatError(deps: AppDependencies) {
   return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
-    const app = toAppError(error, services.log);
+    const app = toAppError(error, deps.log);
     return { ...formatted, message: app.message, extensions: { ...app.extensions } };
   };
 }
 
-export async function createGraphQLHandler(schema: GraphQLSchema, services: Services, opts: GraphQLOptions) {
+export async function createGraphQLHandler(schema: GraphQLSchema, deps: AppDependencies, opts: GraphQLOptions) {
   const answers = responseLimit(opts.maxResponseBytes);
-  const format = formatError(services);
+  const format = formatError(deps);
   const server = new ApolloServer<GraphQLContext>({
     schema,
     documentStore: documentStore(),
@@ -76,6 +76,6 @@ export async function createGraphQLHandler(schema: GraphQLSchema, services: Serv
     ],
   });
   await server.start();
-  const apollo = apolloHandler(server, async (req, res) => createContext(services, requestInfo(req, res)));
+  const apollo = apolloHandler(server, async (req, res) => createContext(deps, requestInfo(req, res)));
   return { handler: guardNesting(apollo), stop: () => server.stop() };
 }

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { GraphQLNonNull, isNonNullType, type GraphQLSchema } from 'graphql';
 import { BOUND_PATTERN, SERVICE_DATE_TIME_PATTERN } from '../domain/date-patterns';
 import { MAX_MS, MIN_MS } from '../domain/dates';
-import { INT_MAX } from '../domain/validation';
+import { INT_MAX, MAX_PAGE } from '../domain/validation';
 import { accessOf } from '../graphql/permissions';
 import type { RootField } from '../graphql/operations';
 import { describeQueryParameter, queryName } from './input';
@@ -140,7 +140,7 @@ const HEADERS = {
 const ref = (name: keyof typeof RESPONSES) => ({ $ref: `#/components/responses/${name}` });
 
 const PARAMETER_TEXT: Record<string, string> = {
-  limit: 'At most this many records (1–1000); without it the whole list',
+  limit: `At most this many records (1–${MAX_PAGE}); without it the whole list`,
   offset: 'Skip this many records first (≥ 0)',
   id: 'The record id (a positive integer)',
   serviceId: 'A service id (a positive integer)',
@@ -155,7 +155,7 @@ const PARAMETER_TEXT: Record<string, string> = {
 
 /** Ranges of integer query parameters the resolvers check (a value outside is a 400). */
 const PARAMETER_RANGES: Record<string, { minimum: number; maximum: number }> = {
-  limit: { minimum: 1, maximum: 1000 },
+  limit: { minimum: 1, maximum: MAX_PAGE },
   lastServices: { minimum: 1, maximum: 1000 },
   moreThanPercent: { minimum: 0, maximum: 99 },
 };

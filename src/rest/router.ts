@@ -3,7 +3,7 @@ import express, { type NextFunction, type Request, type RequestHandler, type Res
 import type { GraphQLField, GraphQLSchema } from 'graphql';
 import type { Logger } from 'pino';
 import { AppError } from '../errors';
-import { createContext, requestInfo, type Services } from '../graphql/context';
+import { createContext, requestInfo, type AppDependencies } from '../graphql/context';
 import { compileOperation, type Run } from '../graphql/jit';
 import { decideAccess } from '../graphql/permissions';
 import { bodyParserError, jsonBody } from '../http/body';
@@ -100,13 +100,13 @@ export function restCors(corsOrigins: string[] | '*'): RequestHandler {
  */
 export function createRestRouter(
   schema: GraphQLSchema,
-  services: Services,
+  deps: AppDependencies,
   corsOrigins: string[] | '*',
   maxResponseBytes: number,
   /** Charges report routes and CSV their weight (docs/API.md, Rate limits); none when limits are off. */
   rateLimiter?: RequestRateLimiter,
 ) {
-  const log: Logger = services.log;
+  const log: Logger = deps.log;
   const sofa = sofaOf(schema);
   const router = express.Router();
 
@@ -154,7 +154,7 @@ export function createRestRouter(
           const weight = route.csv !== undefined && wantsCsvLeniently(req) ? policy.csvWeight : policy.analyticsWeight;
           if (!(await rateLimiter.chargeHeavy(res, weight))) return;
         }
-        const graphqlContext = createContext(services, requestInfo(req, res));
+        const graphqlContext = createContext(deps, requestInfo(req, res));
         // Who is asking comes before what is asked: no token and a bad body is a 401, not a 400.
         if (access !== 'public') {
           const verdict = await decideAccess(access, graphqlContext, Number(req.params.id));
@@ -196,7 +196,7 @@ export function createRestRouter(
           sendError(res, error);
         };
         if (csv) {
-          const csv = songUsageCsv(payload as never, values, services.serviceTimeZone);
+          const csv = songUsageCsv(payload as never, values, deps.serviceTimeZone);
           const tooLarge = oversize(csv.body, maxResponseBytes);
           if (tooLarge) return refuse(tooLarge);
           res.type('text/csv; charset=utf-8').attachment(csv.fileName).send(csv.body);

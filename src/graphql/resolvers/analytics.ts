@@ -1,7 +1,7 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import { bucketsBetween, isPartial } from '../../domain/analytics/buckets';
 import { badParameter, parseBefore, parseWindow, serviceTypesOf } from '../../domain/analytics/window';
-import { checkPage } from '../../domain/validation';
+import { checkPage, MAX_PAGE } from '../../domain/validation';
 import type { Resolvers, ServiceType } from '../../generated/graphql';
 import type { AnalyticsWindow, Ranked } from '../../store/analytics-types';
 import type { GraphQLContext } from '../context';
@@ -61,7 +61,7 @@ export const analyticsResolvers: Resolvers = {
     songsSungWith: async (_, args, ctx) => {
       const window = parseWindow(args, ctx.serviceTimeZone);
       const limit = args.limit ?? DEFAULT_PAIRINGS;
-      if (limit < 1 || limit > 1000) throw badParameter('limit', 'must be between 1 and 1000');
+      if (limit < 1 || limit > MAX_PAGE) throw badParameter('limit', `must be between 1 and ${MAX_PAGE}`);
       await requireSong(ctx, args.songId);
       return ctx.store.songsSungWith(args.songId, window, limit);
     },

@@ -1,5 +1,5 @@
 import type { GraphQLResolveInfo } from 'graphql';
-import { checkPage } from '../../domain/validation';
+import { checkPage, MAX_PAGE } from '../../domain/validation';
 import { AppError } from '../../errors';
 import type { KeysetPage, KeysetResult, Page, Paged } from '../../store/types';
 import type { GraphQLContext } from '../context';
@@ -27,7 +27,7 @@ export async function connection<T extends { id: number }>(
   read: (page: KeysetPage) => Promise<KeysetResult<T>>,
 ) {
   const first = args.first ?? DEFAULT_FIRST;
-  if (first < 1 || first > 1000) throw new AppError('BAD_REQUEST', 'first must be between 1 and 1000');
+  if (first < 1 || first > MAX_PAGE) throw new AppError('BAD_REQUEST', `first must be between 1 and ${MAX_PAGE}`);
   const after = args.after == null ? undefined : decodeCursor(scope, args.after);
   const result = await read({ first, after });
   const edges = result.items.map((node) => ({ cursor: encodeCursor(scope, keyOf(node), node.id), node }));
