@@ -531,38 +531,30 @@ async function sqliteHistories(histories: History[], picks: Record<string, Picks
  * its steady state, not one whose heap and page cache still hold the bulk load's transactions.
  */
 async function neo4jHistories(histories: History[], picks: Record<string, Picks>, o: WritesOptions) {
-  const groups = histories.map((h) => [h]);
   const results: Partial<Record<History['id'], HistoryResult>> = {};
-  for (const group of groups) {
-    const open: (Open & { server?: BenchNeo4j })[] = [];
+  for (const h of histories) {
+    const x: Open & { server?: BenchNeo4j } = { h, p: picks[h.id], out: newResult(h), errors: new Errors() };
     try {
-      for (const h of group) {
-        const x: (typeof open)[number] = { h, p: picks[h.id], out: newResult(h), errors: new Errors() };
-        open.push(x);
-        x.server = await benchNeo4j();
-        console.log(`  Neo4j ${h.id}: ${x.server.source}; importing...`);
-        const loaded = await loadNeo4j(x.server, snapshotOf(h));
-        x.out.load = { importMs: loaded.importMs, parts: loaded.parts, diskBytes: null };
-        console.log(`  Neo4j ${h.id}: imported in ${(loaded.importMs / 1000).toFixed(1)} s (${loaded.parts} parts)`);
-        if (await x.server.restart()) console.log(`  Neo4j ${h.id}: restarted on its data`);
-        // As the service opens it (src/store/index.ts): its default timeouts and pool.
-        x.store = await connectNeo4j(
-          { uri: x.server.uri, user: x.server.user, password: x.server.password, database: x.server.database },
-          { info: () => undefined, warn: (m) => console.log(`  neo4j: ${m}`) },
-        );
-      }
-      await sideBySide(open, o, o.runs, 'Neo4j');
+      x.server = await benchNeo4j();
+      console.log(`  Neo4j ${h.id}: ${x.server.source}; importing...`);
+      const loaded = await loadNeo4j(x.server, snapshotOf(h));
+      x.out.load = { importMs: loaded.importMs, parts: loaded.parts, diskBytes: null };
+      console.log(`  Neo4j ${h.id}: imported in ${(loaded.importMs / 1000).toFixed(1)} s (${loaded.parts} parts)`);
+      if (await x.server.restart()) console.log(`  Neo4j ${h.id}: restarted on its data`);
+      // As the service opens it (src/store/index.ts): its default timeouts and pool.
+      x.store = await connectNeo4j(
+        { uri: x.server.uri, user: x.server.user, password: x.server.password, database: x.server.database },
+        { info: () => undefined, warn: (m) => console.log(`  neo4j: ${m}`) },
+      );
+      await sideBySide([x], o, o.runs, 'Neo4j');
     } catch (err) {
-      const failed = (err as Error).message.slice(0, 500);
-      console.log(`  Neo4j ${group.map((h) => h.id).join(', ')}: FAILED ${failed}`);
-      for (const x of open) if (!x.out.latency) x.out.failed = failed;
+      x.out.failed = (err as Error).message.slice(0, 500);
+      console.log(`  Neo4j ${h.id}: FAILED ${x.out.failed}`);
     } finally {
-      for (const x of open) {
-        await x.store?.close();
-        if (x.server) x.out.load.diskBytes = (await x.server.stop()).diskBytes;
-      }
+      await x.store?.close();
+      if (x.server) x.out.load.diskBytes = (await x.server.stop()).diskBytes;
     }
-    Object.assign(results, resultsOf(open));
+    Object.assign(results, resultsOf([x]));
   }
   return results;
 }

@@ -28,7 +28,9 @@ const OFFSET = '(?:[Zz]|-(?:0[0-9]|1[01])(?::?[0-5][0-9])?|-12(?::?00)?|\\+(?:0[
 const exact = (source: string) => `^${source}$`;
 
 /** Epoch milliseconds as text: at most 15 digits, so every one is a safe integer. */
-export const EPOCH_MS_PATTERN = exact('-?[0-9]{1,15}');
+const EPOCH_MS = '-?[0-9]{1,15}';
+
+export const EPOCH_MS_PATTERN = exact(EPOCH_MS);
 /** A whole calendar day (a query bound: any year). */
 export const DAY_PATTERN = exact(calendarDate(ANY_YEAR, ANY_LEAP_YEAR));
 /** An ISO-8601 date-time naming one instant (a query bound: any year). */
@@ -36,4 +38,4 @@ export const DATE_TIME_PATTERN = exact(`${calendarDate(ANY_YEAR, ANY_LEAP_YEAR)}
 /** An ISO-8601 date-time of a service date in a request body: its calendar date in 1900–2200. */
 export const SERVICE_DATE_TIME_PATTERN = exact(`${calendarDate(SERVICE_YEAR, SERVICE_LEAP_YEAR)}${TIME}${OFFSET}`);
 /** What a date in a path or query parameter may be: epoch ms, a day, or a date-time. */
-export const BOUND_PATTERN = exact(`(?:-?[0-9]{1,15}|${calendarDate(ANY_YEAR, ANY_LEAP_YEAR)}(?:${TIME}${OFFSET})?)`);
+export const BOUND_PATTERN = exact(`(?:${EPOCH_MS}|${calendarDate(ANY_YEAR, ANY_LEAP_YEAR)}(?:${TIME}${OFFSET})?)`);

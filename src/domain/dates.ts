@@ -53,18 +53,17 @@ type Bound = { kind: 'instant'; at: number } | { kind: 'day'; start: number; end
  * epoch ms (at most 15 digits), a calendar day YYYY-MM-DD, or an ISO-8601 date-time; no spaces.
  */
 export function parseBound(text: string, zone: string): Bound {
-  const value = text;
-  if (EPOCH_MS.test(value)) {
-    return { kind: 'instant', at: Number(value) };
-  } else if (DAY.test(value)) {
-    const day = DateTime.fromISO(value, { zone });
+  if (EPOCH_MS.test(text)) {
+    return { kind: 'instant', at: Number(text) };
+  } else if (DAY.test(text)) {
+    const day = DateTime.fromISO(text, { zone });
     if (day.isValid) {
       const start = day.startOf('day');
       // The day ends 1 ms before the next one starts, which is right on days of 23 or 25 hours.
       return { kind: 'day', start: start.toMillis(), end: start.plus({ days: 1 }).toMillis() - 1 };
     }
   } else {
-    const at = parseIsoDateTime(value);
+    const at = parseIsoDateTime(text);
     if (at !== null) return { kind: 'instant', at };
   }
   throw new DateFormatError(

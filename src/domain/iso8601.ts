@@ -1,17 +1,17 @@
 import { DateTime } from 'luxon';
 import { DATE_TIME_PATTERN } from './date-patterns';
 
-const EXACT = new RegExp(DATE_TIME_PATTERN);
-
 /**
  * An ISO-8601 / RFC 3339 date-time that names one instant: a calendar date, a time to the minute
  * (seconds and up to nine fraction digits optional), and `Z` or a numeric offset. A bare local time
- * would be ambiguous, so it is refused.
+ * would be ambiguous, so it is refused. EXACT (./date-patterns.ts) holds every range; DATE_TIME
+ * only splits a string EXACT admitted into its fields.
  */
+const EXACT = new RegExp(DATE_TIME_PATTERN);
 const DATE_TIME =
   /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(?:(Z)|([+-])(\d{2})(?::?(\d{2}))?)$/i;
 
-/** The offsets in use on Earth run from UTC-12:00 (Baker Island) to UTC+14:00 (Line Islands). */
+/** The offsets in use on Earth run from UTC-12:00 (Baker Island) to UTC+14:00 (Line Islands): EXACT's range. */
 export const MIN_OFFSET_MINUTES = -12 * 60;
 export const MAX_OFFSET_MINUTES = 14 * 60;
 
@@ -22,19 +22,11 @@ export const MAX_OFFSET_MINUTES = 14 * 60;
  * milliseconds are dropped. Luxon alone would read `-99:99` and `24:00` as some other instant.
  */
 export function parseIsoDateTime(text: string): number | null {
-  // The exact form (calendar, ranges, offsets) first: what the OpenAPI document states.
-  if (!EXACT.test(text)) return null;
-  const m = DATE_TIME.exec(text);
+  const m = EXACT.test(text) ? DATE_TIME.exec(text) : null;
   if (!m) return null;
   const [, year, month, day, hour, minute, second = '0', fraction = '', zulu, sign, offH, offM = '00'] = m;
-  let offset = 0;
-  if (!zulu) {
-    if (Number(offM) > 59) return null;
-    offset = (sign === '-' ? -1 : 1) * (Number(offH) * 60 + Number(offM));
-    if (offset < MIN_OFFSET_MINUTES || offset > MAX_OFFSET_MINUTES) return null;
-  }
-  if (Number(hour) > 23) return null;
-  // fromObject refuses a field out of its range (month 13, Feb 30, minute 60) instead of rolling over.
+  const offset = zulu ? 0 : (sign === '-' ? -1 : 1) * (Number(offH) * 60 + Number(offM));
+  // Luxon, not Date.UTC, which reads the years 0-99 as 1900-1999.
   const local = DateTime.fromObject(
     {
       year: Number(year),
@@ -47,5 +39,5 @@ export function parseIsoDateTime(text: string): number | null {
     },
     { zone: 'utc' },
   );
-  return local.isValid ? local.toMillis() - offset * 60_000 : null;
+  return local.toMillis() - offset * 60_000;
 }

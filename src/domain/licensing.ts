@@ -4,7 +4,8 @@
  */
 
 /** CCLI song numbers are whole numbers: 1 to 10 digits, written as given. */
-export const CCLI_NUMBER = /^[0-9]{1,10}$/;
+export const CCLI_DIGITS = '[0-9]{1,10}';
+export const CCLI_NUMBER = new RegExp(`^${CCLI_DIGITS}$`);
 export const COPYRIGHT_MAX_LENGTH = 500;
 
 /** What a store keeps per song; null when not recorded. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AppError, validationFailed, type FieldProblem } from '../errors';
-import { CCLI_NUMBER, COPYRIGHT_MAX_LENGTH } from './licensing';
+import { CCLI_DIGITS, COPYRIGHT_MAX_LENGTH } from './licensing';
 import { SETLIST_MAX_SONGS } from './setlist';
 
 /**
@@ -20,7 +20,7 @@ const artists = z
   .array(z.string().max(200, 'entries must be at most 200 characters'))
   .max(50, 'must have at most 50 entries');
 /** An empty string records none (./licensing.ts): `null` is never accepted for a field. */
-const ccliNumber = z.string().regex(new RegExp(`^(?:${CCLI_NUMBER.source.slice(1, -1)})?$`), 'must be 1 to 10 digits');
+const ccliNumber = z.string().regex(new RegExp(`^(?:${CCLI_DIGITS})?$`), 'must be 1 to 10 digits');
 const copyright = z.string().max(COPYRIGHT_MAX_LENGTH, `must be at most ${COPYRIGHT_MAX_LENGTH} characters`);
 const username = z
   .string()

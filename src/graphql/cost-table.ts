@@ -1,6 +1,6 @@
-import { MAX_PAGE } from '../domain/validation';
 import type { GraphQLScalarType } from 'graphql';
 import { SETLIST_MAX_SONGS } from '../domain/setlist';
+import { MAX_PAGE } from '../domain/validation';
 import type { Resolvers } from '../generated/graphql';
 import { DEFAULT_PAIRINGS } from './resolvers/analytics';
 import { ROOT_OPERATIONS } from './operations';
@@ -38,9 +38,6 @@ export interface CostTable {
   /** The largest page `limit`, `first` and `last` accept; a larger value is refused when it runs. */
   maxListSize: number;
 }
-
-/** The largest page of every list: the cost rule charges a list without a limit at it. */
-export { MAX_PAGE };
 
 function rootWeights(): Partial<Record<FieldCoordinate, number>> {
   return Object.fromEntries(ROOT_OPERATIONS.filter((op) => op.weight !== undefined).map((op) => [op.field, op.weight]));

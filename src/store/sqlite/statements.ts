@@ -1,4 +1,4 @@
-import { perOrder, SERVICE_AFTER, SERVICE_PAGE, SONG_AFTER, SONG_PAGE } from '../list-statements';
+import { perOrder, SERVICE_AFTER, SERVICE_PAGE, SONG_AFTER, SONG_PAGE, SONG_SERVICES } from '../list-statements';
 import type { ServiceSort, SongSort } from '../types';
 import { perType } from './analytics-schema';
 
@@ -84,10 +84,13 @@ const servicesForSongsOfTypes = (sort: ServiceSort) => `
       ORDER BY ${byDate('c', sort)} LIMIT @limit OFFSET @offset)
     ORDER BY j.value, ${byDate('p', sort)}`;
 
-/** The statement names of a song's services, by the songs asked (one or many), the types (all or some), and order. */
-export const SONG_SERVICES = {
+/**
+ * The statement names of a song's services, by the songs asked (one or many), the types (all or
+ * some), and order; many songs of every type are named as Neo4j's one statement is.
+ */
+export const SONG_SERVICE_STATEMENTS = {
   one: { DATE_ASC: 'servicesForSong', DATE_DESC: 'servicesForSongDesc' },
-  many: { DATE_ASC: 'servicesForSongs', DATE_DESC: 'servicesForSongsDesc' },
+  many: SONG_SERVICES,
   oneOfTypes: { DATE_ASC: 'servicesForSongOfTypes', DATE_DESC: 'servicesForSongOfTypesDesc' },
   manyOfTypes: { DATE_ASC: 'servicesForSongsOfTypes', DATE_DESC: 'servicesForSongsOfTypesDesc' },
 } as const satisfies Record<string, Record<ServiceSort, string>>;
@@ -168,10 +171,10 @@ export const SQL = {
   // A song's services come from its links' copies of their service's date and type (kept by
   // triggers, see analytics-schema.ts), so no service row is read. Every type: the song's range
   // of performed_in_song_date (song_id, service_date, service_id, service_type) in page order.
-  ...perOrder(SONG_SERVICES.one, servicesForSong),
-  ...perOrder(SONG_SERVICES.many, servicesForSongs),
-  ...perOrder(SONG_SERVICES.oneOfTypes, servicesForSongOfTypes),
-  ...perOrder(SONG_SERVICES.manyOfTypes, servicesForSongsOfTypes),
+  ...perOrder(SONG_SERVICE_STATEMENTS.one, servicesForSong),
+  ...perOrder(SONG_SERVICE_STATEMENTS.many, servicesForSongs),
+  ...perOrder(SONG_SERVICE_STATEMENTS.oneOfTypes, servicesForSongOfTypes),
+  ...perOrder(SONG_SERVICE_STATEMENTS.manyOfTypes, servicesForSongsOfTypes),
   // The maintained per-type counts of song_usage (a song is linked at most once per service, so
   // its links of a type are its services of that type): one primary-key read per song.
   servicesForSongsCounts: `

@@ -46,7 +46,7 @@ import { SqliteAnalytics } from './analytics';
 import { migrate } from './migrations';
 import { ensurePeriods, openTimeline } from './timeline-schema';
 import { withDerivedRebuilt } from './bulk';
-import { SONG_SERVICES, SQL, type StatementName } from './statements';
+import { SONG_SERVICE_STATEMENTS, SQL, type StatementName } from './statements';
 
 type SongRow = { id: number; name: string; artists: string };
 type LicensingRow = { ccli_number: string | null; copyright: string | null };
@@ -427,11 +427,11 @@ export class SqliteStore implements Store {
     const sort = query?.sort ?? 'DATE_ASC';
     const rows: [StatementName, Record<string, unknown>] = everyType(query)
       ? ids.length === 1
-        ? [SONG_SERVICES.one[sort], { id: ids[0], ...limits(page) }]
-        : [SONG_SERVICES.many[sort], { ids: JSON.stringify(ids), ...limits(page) }]
+        ? [SONG_SERVICE_STATEMENTS.one[sort], { id: ids[0], ...limits(page) }]
+        : [SONG_SERVICE_STATEMENTS.many[sort], { ids: JSON.stringify(ids), ...limits(page) }]
       : ids.length === 1
-        ? [SONG_SERVICES.oneOfTypes[sort], { id: ids[0], types, ...perParent(page) }]
-        : [SONG_SERVICES.manyOfTypes[sort], { ids: JSON.stringify(ids), types, ...perParent(page) }];
+        ? [SONG_SERVICE_STATEMENTS.oneOfTypes[sort], { id: ids[0], types, ...perParent(page) }]
+        : [SONG_SERVICE_STATEMENTS.manyOfTypes[sort], { ids: JSON.stringify(ids), types, ...perParent(page) }];
     return this.relation(songIds, rows, ['servicesForSongsCounts', { ids: JSON.stringify(ids), types }], toService);
   }
 
