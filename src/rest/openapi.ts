@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { z } from 'zod';
 import { GraphQLNonNull, isNonNullType, type GraphQLSchema } from 'graphql';
+import { ERROR_STATUS } from '../errors';
 import { BOUND_PATTERN, SERVICE_DATE_TIME_PATTERN } from '../domain/date-patterns';
 import { MAX_MS, MIN_MS } from '../domain/dates';
 import { INT_MAX, MAX_PAGE } from '../domain/validation';
@@ -333,19 +334,7 @@ export async function openApiDocument(sofa: SofaRouter, graphql: GraphQLSchema):
         properties: {
           code: {
             type: 'string',
-            enum: [
-              'BAD_REQUEST',
-              'VALIDATION_FAILED',
-              'UNAUTHENTICATED',
-              'FORBIDDEN',
-              'NOT_FOUND',
-              'METHOD_NOT_ALLOWED',
-              'CONFLICT',
-              'PAYLOAD_TOO_LARGE',
-              'RATE_LIMITED',
-              'INTERNAL',
-              'UNAVAILABLE',
-            ],
+            enum: Object.keys(ERROR_STATUS),
             example: 'NOT_FOUND',
           },
           message: { type: 'string', example: 'Song 42 does not exist' },
