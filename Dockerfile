@@ -1,7 +1,7 @@
 # syntax=docker/dockerfile:1
 # The API image: compiled JavaScript, production dependencies only, running as a non-root user.
 # Node 24 is the LTS line the image is built on; bump the minor deliberately (and rebuild) to
-# take Node security releases. Checked by test/deploy.test.ts for common hadolint rules.
+# take Node security releases. Checked by test/meta/deploy.test.ts for common hadolint rules.
 ARG NODE_IMAGE=node:24.11-bookworm-slim
 
 # better-sqlite3 is a native addon: `npm ci` fetches a prebuilt binary when one matches this Node

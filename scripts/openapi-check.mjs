@@ -1,6 +1,6 @@
 // Checks an OpenAPI document with two tools that know nothing of this project: the OpenAPI 3.0
 // JSON Schema (@seriousme/openapi-schema-validator) and Redocly's "recommended" lint rules.
-// Both are ESM-only, which jest's CommonJS runtime cannot import; test/openapi.test.ts runs this
+// Both are ESM-only, which jest's CommonJS runtime cannot import; test/e2e/openapi.test.ts runs this
 // file as a child process. Usage: node scripts/openapi-check.mjs <document.json>
 // Prints one JSON line: { version, valid, schemaErrors, problems: [{ ruleId, severity, message, location }] }.
 import { readFile } from 'node:fs/promises';

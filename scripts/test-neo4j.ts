@@ -11,8 +11,8 @@
  *   suites, whose Neo4j blocks report themselves as skipped (SQLite and the adapter checks still
  *   run). With CI=true a skip is a failure instead: exit 1 without running them.
  *
- * Against a server it also runs the end-to-end API suites on STORE=neo4j (E2E_SUITES, with
- * TEST_STORE=neo4j), one file at a time since they share the one database, and then checks that
+ * It runs the test tiers of NEO4J_PROJECTS (below), one file at a time since they share the one
+ * database, the end-to-end tier on STORE=neo4j (TEST_STORE=neo4j), and then checks that
  * every Cypher statement of src/store/neo4j/ ran on the server (scripts/statement-coverage.ts,
  * from what the driver recorded under NEO4J_STATEMENT_LOG); a statement left out fails the run.
  * Extra arguments go to jest and make a partial run, whose coverage is not checked.
@@ -27,90 +27,19 @@ import { localNeo4jMissing, startLocalNeo4j } from './neo4j-local';
 import { STATEMENT_LOG_ENV } from '../src/store/neo4j/statement-log';
 import { coverageReport } from './statement-coverage';
 
-export const NEO4J_SUITES = [
-  'test/store.contract.test.ts',
-  'test/neo4j.migrate.test.ts',
-  'test/analytics.contract.test.ts',
-  'test/neo4j.schema-migrations.test.ts',
-  'test/migrate.test.ts',
-  'test/neo4j.statement-coverage.test.ts',
-  'test/neo4j.plans.test.ts',
-  'test/neo4j.tck.test.ts',
-  'test/neo4j.write-checks.test.ts',
-  'test/neo4j.usage.test.ts',
-  'test/neo4j.concurrency.test.ts',
-  'test/neo4j.batches.test.ts',
-  'test/neo4j.data-migrations.test.ts',
-  'test/neo4j.timeline.test.ts',
-  'test/setlist.property.test.ts',
-  'test/neo4j.cluster.test.ts',
-  'test/replicas.e2e.test.ts',
-];
-
 /**
- * The end-to-end suites that run on STORE=neo4j too: the same files as on SQLite, their servers
- * and stores opened by test/helpers/server.ts and test/helpers/test-store.ts on the store TEST_STORE
- * names. Every suite that starts a test server is either here or in NOT_ON_NEO4J, with the reason
- * it stays on SQLite (test/neo4j.suites.test.ts holds both lists to that).
+ * The jest projects (test tiers, jest.config.js) run against the server: the contracts (every store
+ * they can reach), the end-to-end API suites on STORE=neo4j (TEST_STORE=neo4j: test/helpers/server.ts
+ * and test/helpers/test-store.ts open the store it names), and what only Neo4j has. The other tiers
+ * are about no store (unit, meta), the embedded one only (sqlite), the process above the store
+ * (service) or pages (browser); `npm test` runs them.
  */
-export const E2E_SUITES = [
-  'test/smoke.e2e.test.ts',
-  'test/test-store.e2e.test.ts',
-  'test/rest.songs.e2e.test.ts',
-  'test/rest.services.e2e.test.ts',
-  'test/rest.setlists.e2e.test.ts',
-  'test/rest.persistence.e2e.test.ts',
-  'test/rest.hardening.e2e.test.ts',
-  'test/users.e2e.test.ts',
-  'test/auth.matrix.e2e.test.ts',
-  'test/cli.user.test.ts',
-  'test/store-queries.e2e.test.ts',
-  'test/search.test.ts',
-  'test/graphql.e2e.test.ts',
-  'test/graphql.clients.e2e.test.ts',
-  'test/graphql.requests.e2e.test.ts',
-  'test/graphql.cost.e2e.test.ts',
-  'test/analytics.e2e.test.ts',
-  'test/analytics.timeline.e2e.test.ts',
-  'test/import.test.ts',
-  'test/protocol.e2e.test.ts',
-  'test/observability.e2e.test.ts',
-  'test/response-size.e2e.test.ts',
-  'test/explorers.e2e.test.ts',
-  'test/openapi.test.ts',
-  'test/fuzz.rest.test.ts',
-  'test/fuzz.graphql.test.ts',
-  'test/licensing.e2e.test.ts',
-  'test/relation-pages.e2e.test.ts',
-  'test/reports.csv.test.ts',
-];
+export const NEO4J_PROJECTS = ['contract', 'e2e', 'neo4j'] as const;
+/** Without a server, the suites that reach Neo4j themselves report their Neo4j parts as skipped. */
+const WITHOUT_SERVER = ['contract', 'neo4j'] as const;
 
-/** Suites left out of the Neo4j run: SQLite-only, or not about the store. */
-export const NOT_ON_NEO4J: Record<string, string> = {
-  'test/backup.test.ts': 'copies the SQLite file (a Neo4j store is backed up with neo4j-admin)',
-  'test/sqlite.concurrency.test.ts': 'writers in several processes on one SQLite file',
-  'test/sqlite.migration.test.ts': "SQLite's schema migration",
-  'test/sqlite.migrations.test.ts': "SQLite's schema migrations",
-  'test/sqlite.plans.test.ts': "SQLite's query plans",
-  'test/lifecycle.e2e.test.ts':
-    'the process itself: SIGTERM draining and SQLite startup failures (the Neo4j startup wait and refusals: test/neo4j.unavailable.test.ts)',
-  'test/process.e2e.test.ts': 'the process itself: configuration refusals, secrets kept out of output, SIGTERM',
-  'test/batching.test.ts': "counts the resolvers' calls into the store (DataLoader batching, above the store)",
-  'test/one-pass.e2e.test.ts': 'what a request does between the socket and the resolver (access decided once, the token verified once), above the store',
-  'test/graphql.express-handler.test.ts': "the /graphql handler's request translation for Apollo, above the store",
-  'test/graphql.http-audit.e2e.test.ts': "the GraphQL-over-HTTP protocol (graphql-http's audits): media types, methods and statuses, above the store",
-  'test/browser.explorers.test.ts': 'GraphiQL and Swagger UI in Chromium: pages that do not depend on the store',
-  'test/browser.insights.test.ts': 'the Insights page in Chromium: a client of the analytics API the suites above cover',
-  'test/browser.insights-export.test.ts': "the Insights page's CSV link in Chromium: the CSV itself is test/reports.csv.test.ts, run above",
-  'test/readme.tour.test.ts': "the README's tour, which runs the quick start on the embedded SQLite store",
-  'test/seed.test.ts': 'the demo calendar of `npm run seed`, checked on the SQLite file it writes',
-  'test/start.e2e.test.ts': 'the documented start command under a supervisor (signals), on the quick start\'s SQLite store',
-  'test/rate-limit.e2e.test.ts': 'request rate limits, which count requests in front of the store, whichever it is',
-  'test/limits.redis.e2e.test.ts':
-    'limits shared through Redis, in front of the store, whichever it is (on Neo4j, with real replicas: test/replicas.e2e.test.ts)',
-  'test/sqlite.open-race.test.ts':
-    'processes opening one SQLite file at once (on Neo4j: test/neo4j.schema-migrations.test.ts and test/replicas.e2e.test.ts)',
-};
+const projects = (names: readonly string[]) => ['--selectProjects', ...names];
+
 export const NEO4J_IMAGE = 'neo4j:5';
 
 /** Why no container can be started here, or null when a container runtime answers. */
@@ -128,9 +57,10 @@ export async function containerRuntimeMissing(): Promise<string | null> {
  * Asynchronous, so this process keeps reading the local Neo4j's output while jest runs (a
  * blocked pipe would stall the server).
  */
-function jest(env: NodeJS.ProcessEnv, suites: string[], extra: string[]): Promise<number> {
+function jest(env: NodeJS.ProcessEnv, selection: string[], extra: string[]): Promise<number> {
+  // The selection goes last: --selectProjects takes every word after it as a project's name.
   const bin = path.join(__dirname, '..', 'node_modules', 'jest', 'bin', 'jest.js');
-  const run = spawn(process.execPath, [bin, '--ci', '--runInBand', ...suites, ...extra], {
+  const run = spawn(process.execPath, [bin, '--ci', '--runInBand', ...extra, ...selection], {
     stdio: 'inherit',
     env,
     cwd: path.join(__dirname, '..'),
@@ -145,7 +75,7 @@ function jest(env: NodeJS.ProcessEnv, suites: string[], extra: string[]): Promis
 async function againstServer(env: NodeJS.ProcessEnv, extra: string[]): Promise<number> {
   const log = fs.mkdtempSync(path.join(os.tmpdir(), 'neo4j-statements-'));
   try {
-    const code = await jest({ ...env, TEST_STORE: 'neo4j', [STATEMENT_LOG_ENV]: log }, [...NEO4J_SUITES, ...E2E_SUITES], extra);
+    const code = await jest({ ...env, TEST_STORE: 'neo4j', [STATEMENT_LOG_ENV]: log }, projects(NEO4J_PROJECTS), extra);
     if (extra.length > 0) {
       console.log('statement coverage: not checked (extra jest arguments make a partial run)');
       return code;
@@ -207,7 +137,7 @@ async function main(extra: string[]): Promise<number> {
     return 1;
   }
   console.log(`${why} Running the suites without it.`);
-  return jest(process.env, NEO4J_SUITES, extra);
+  return jest(process.env, projects(WITHOUT_SERVER), extra);
 }
 
 if (require.main === module) {

@@ -62,7 +62,7 @@ export function sofaOf(schema: GraphQLSchema): Sofa {
 
 /**
  * The operation SOFA derives for a route's field: its router builds it with this builder from its
- * models, ignore list and depth, which `createSofa` works out from the schema (test/rest.sofa.test.ts
+ * models, ignore list and depth, which `createSofa` works out from the schema (test/unit/rest.sofa.test.ts
  * checks that SOFA's router runs exactly this document for every route). Its variables are the
  * field's arguments, by name.
  */

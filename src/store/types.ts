@@ -188,7 +188,7 @@ export interface ImportedCatalogue {
  * The storage contract, in three parts: the records (`RecordStore`), the analytics over them
  * (`AnalyticsStore`, ./analytics-types.ts) and moving them in bulk (`TransferStore`). Both
  * adapters (SQLite, Neo4j) implement all three and pass the same contract suites
- * (test/store.contract.test.ts, test/analytics.contract.test.ts). Lists come back in the order the
+ * (test/contract/store.contract.test.ts, test/contract/analytics.contract.test.ts). Lists come back in the order the
  * API promises. Batch reads (`*ByIds`, `*For*`) take many keys and answer in one round trip:
  * DataLoader uses them so a request costs a constant number of store calls.
  */

@@ -1,5 +1,5 @@
 /**
- * One process of test/sqlite.open-race.test.ts, run as `node -r tsx/cjs test/helpers/open-store.ts`:
+ * One process of test/sqlite/sqlite.open-race.test.ts, run as `node -r tsx/cjs test/helpers/open-store.ts`:
  *
  *   open <file> [waitSeconds]             open the store on <file> (createStore, as the service and
  *                                         every command-line tool do), close it; print

@@ -1,6 +1,6 @@
 /**
  * A Driver wrapper that records every statement a store sends, as (text, parameters), and passes
- * it on to the driver it wraps. The tck-style suite (test/neo4j.tck.test.ts) uses it on a real
+ * it on to the driver it wraps. The tck-style suite (test/neo4j/neo4j.tck.test.ts) uses it on a real
  * Neo4j to pin the exact Cypher and parameters of every store operation in reviewed snapshots.
  */
 import { isInt, type Driver } from 'neo4j-driver';

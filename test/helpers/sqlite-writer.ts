@@ -1,5 +1,5 @@
 /**
- * One writer process of test/sqlite.concurrency.test.ts: opens the SQLite file given in argv and
+ * One writer process of test/sqlite/sqlite.concurrency.test.ts: opens the SQLite file given in argv and
  * runs one scenario against its own SqliteStore, as a second API instance on the same file would.
  * After each write it reads the database through a separate connection and records every state
  * that breaks an invariant; committed states must never do so. Prints one JSON line.

@@ -1,6 +1,6 @@
 /**
- * The writes the Neo4j property suites draw (test/neo4j.usage.test.ts, sequential;
- * test/neo4j.concurrency.test.ts, concurrent), and how each reaches the Store API.
+ * The writes the Neo4j property suites draw (test/neo4j/neo4j.usage.test.ts, sequential;
+ * test/neo4j/neo4j.concurrency.test.ts, concurrent), and how each reaches the Store API.
  */
 import type { ServiceType } from '../../src/generated/graphql';
 import type { Snapshot, Store } from '../../src/store/types';

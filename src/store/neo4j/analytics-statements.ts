@@ -17,7 +17,7 @@ import { LINK_ENDS, TYPE_MASKS, USAGE_TYPES, type ParamDecl } from './statements
  * by times sung, last sung (either way) and first sung are written so that the planner can read
  * the range indexes song_usage_times, song_usage_last and song_usage_first in order and stop
  * after the page (one statement per order: an ORDER BY on a CASE of $sort cannot be
- * index-backed). The plans are pinned by EXPLAIN on a real server (test/neo4j.plans.test.ts).
+ * index-backed). The plans are pinned by EXPLAIN on a real server (test/neo4j/neo4j.plans.test.ts).
  *
  * $from/$to are inclusive epoch-ms bounds (the widest integers when open); $serviceTypes is never
  * empty. Paged statements return the full count as `total` on every row.
@@ -218,7 +218,7 @@ export const ANALYTICS_CYPHER = {
    * `WHERE $includeUnsung AND NOT EXISTS {...}`, the server tested every song first, each through
    * a seek of the whole window. USING INDEX SEEK holds the window's links to a seek of performed_in_date:
    * the planner otherwise chose, in some runs, to scan that whole index and filter it. Either way a
-   * one-year report's db hits grew with the history (test/analytics.contract.test.ts).
+   * one-year report's db hits grew with the history (test/contract/analytics.contract.test.ts).
    */
   songUsage: `
 CALL () {

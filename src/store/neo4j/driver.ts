@@ -24,7 +24,7 @@ export interface Neo4jOptions {
  * Each attempt is bounded, so a dead or unreachable server costs a few seconds per attempt (the
  * driver's defaults are 30 s to acquire a connection): a refused connection fails at once, a
  * server that accepts but never answers at the 5 s acquisition timeout
- * (test/neo4j.unavailable.test.ts measures both). Transactions are retried through transient
+ * (test/service/neo4j.unavailable.test.ts measures both). Transactions are retried through transient
  * failures for `maxRetryTimeMs` (NEO4J_RETRY_SECONDS, 30 s by default): long enough for a
  * cluster to elect a new leader (typically well under 20 s), so a failover costs a slow answer
  * rather than an error; past it the request answers 503 UNAVAILABLE with Retry-After.
