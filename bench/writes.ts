@@ -119,7 +119,7 @@ export function readWritesOptions(argv: string[]): WritesOptions {
     runs: whole('runs', quick ? 10 : 30),
     sqliteRuns: whole('sqlite-runs', quick ? 100 : 300),
     warmup: whole('warmup', quick ? 2 : 3),
-    warmupSeconds: positive(values, 'warmup-seconds', quick ? 3 : 10),
+    warmupSeconds: positive(values, 'warmup-seconds', quick ? 3 : WARMUP_SECONDS),
     writers: whole('writers', 8),
     seconds: positive(values, 'seconds', quick ? 5 : 15),
     quick,
@@ -446,6 +446,14 @@ async function stormAndRecount(store: Store, h: History, p: Picks, o: WritesOpti
   out.recount = await recount(store, p);
   console.log(`  ${label} ${h.id}: aggregates equal a recount: ${out.recount.equal ? 'yes' : `NO (${out.recount.firstDifference})`}`);
 }
+
+/**
+ * Each warm-up workload's length in a full run. A Neo4j restarted on its data (neo4jHistories)
+ * starts with an empty JIT: after 10 s of each it answered the 10y replaceSetlist(6) in 28.3 ms
+ * (median) and 8 writers at 132.6/s; after 40 s of each, in 19.2 ms and at 156.2/s (two runs on
+ * 28 November 2026, bench/writes-results.json has the latest).
+ */
+const WARMUP_SECONDS = 40;
 
 /**
  * A server runs for days: what is measured is its steady state, after its JIT compiled the write
