@@ -64,10 +64,11 @@ function builtInFunctions(): DbSchema['functions'] {
 }
 
 /**
- * The built-in procedures the store calls (song search, and the wait for its index at start);
+ * The built-in procedures the store calls (song search, the wait for its index at start, and the
+ * replanning after a bulk import);
  * any other procedure is reported.
  */
-const PROCEDURES_USED = ['db.index.fulltext.queryNodes', 'db.awaitIndex'];
+const PROCEDURES_USED = ['db.index.fulltext.queryNodes', 'db.awaitIndex', 'db.prepareForReplanning'];
 function builtInProcedures(): DbSchema['procedures'] {
   const out: NonNullable<DbSchema['procedures']> = {};
   for (const [version, registry] of Object.entries(testData.mockSchema.procedures ?? {})) {

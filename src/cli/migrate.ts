@@ -195,6 +195,12 @@ export async function migrate(
     } else {
       written = await target.importSnapshot(snapshot);
     }
+    // Plans made while the import was under way fit a store still nearly empty (Store.replanAfterImport).
+    try {
+      await target.replanAfterImport();
+    } catch (err) {
+      log.warn(`warning: the target could not plan its statements again after the import (${(err as Error).message}); it will replan them as its statistics catch up`);
+    }
     verify(snapshot, await target.exportSnapshot());
     return { ...report, before, written };
   } finally {

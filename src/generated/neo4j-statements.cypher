@@ -64,6 +64,10 @@ RETURN s.id AS id, s.name AS name, s.artists AS artists
 ORDER BY s.name DESC, s.id DESC
 LIMIT $limit;
 
+// prepareForReplanning
+// parameters: {"timeoutMs":"INTEGER"}
+CALL db.prepareForReplanning($timeoutMs);
+
 // countSongs
 // parameters: {}
 MATCH (s:Song) RETURN count(s) AS total;

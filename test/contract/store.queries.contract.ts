@@ -121,6 +121,23 @@ export function queryContract(getStore: () => Store) {
       expect(await store.servicesForSongs([songs[2].id], {}, far)).toEqual([{ items: [], totalCount: 2 }]);
     });
 
+    it('reads services with a page of their setlists together, as the two reads answer them apart', async () => {
+      const [v1, v2] = services;
+      await store.replaceSetlist(v1.id, idsOf(songs.slice(0, 4)));
+      const ids = [v2.id, 2_000_000, v1.id];
+      for (const page of [undefined, { limit: 2, offset: 1 }, { limit: 1000, offset: 2 ** 31 - 1 }]) {
+        const together = await store.servicesWithSetlists(ids, page);
+        const records = await store.servicesByIds(ids);
+        const setlists = await store.setlistsForServices(ids, page);
+        expect(together).toEqual(records.map((service, i) => ({ service, setlist: setlists[i] })));
+      }
+      expect((await store.servicesWithSetlists([v1.id], { limit: 2, offset: 1 }))[0]).toEqual({
+        service: v1,
+        setlist: { items: songs.slice(1, 3), totalCount: 4 },
+      });
+      expect(await store.servicesWithSetlists([])).toEqual([]);
+    });
+
     describe('relation pages of a parent with many links, alone and in a batch', () => {
       let popular: SongRecord;
       let quiet: SongRecord;

@@ -174,6 +174,8 @@ const cases: [string, () => Promise<unknown>][] = [
   ['songsSungOften', () => store.songsSungOften({ to: 1_700_600_000_000, serviceTypes: ['SUN_AM', 'WED'], lastServices: 12, moreThanPercent: 50 })],
   // Added after the rest: each case's seed links take seqs from one block, so a case inserted above shifts every pin below it.
   ['servicesForSongs (most recent first, a page of each)', () => store.servicesForSongs([2, 4], { sort: 'DATE_DESC' }, { limit: 2 })],
+  ['replanAfterImport', () => store.replanAfterImport()],
+  ['servicesWithSetlists (a service and a missing one, a page of each setlist)', () => store.servicesWithSetlists([1, 99], { limit: 2 })],
 ];
 
 if (!target) {

@@ -350,6 +350,14 @@ export const STATEMENTS = {
     params: sort.startsWith('ID') ? AFTER_ID_PARAMS : ({ key: 'STRING', ...AFTER_ID_PARAMS } as const),
     cypher: songsAfter(sort),
   })),
+  /**
+   * After a bulk import: resample the indexes, wait for it, then clear the query caches
+   * (Neo4jStore.replanAfterImport says why).
+   */
+  prepareForReplanning: {
+    params: { timeoutMs: 'INTEGER' },
+    cypher: 'CALL db.prepareForReplanning($timeoutMs)',
+  },
   /** A label count comes from Neo4j's count store: constant time. */
   countSongs: {
     params: {},

@@ -68,6 +68,13 @@ async function one(tx: Tx, name: StatementName, params: Record<string, unknown> 
   return row;
 }
 
+/** Per-parent pages of a relation: its rows grouped by batch index, and each one's total. */
+function pagesOf<T>(size: number, items: Neo4jRecord[], totals: Neo4jRecord[], map: (r: Neo4jRecord) => T): Paged<T>[] {
+  const out = groupByIndex(size, items, map).map((g) => ({ items: g, totalCount: 0 }));
+  for (const row of totals) out[fromInt(row.get('i'), 'batch index')].totalCount = totalOf(row);
+  return out;
+}
+
 /** The count a statement returns in `column` (its one row). */
 async function count(tx: Tx, name: StatementName, column: string, params: Record<string, unknown> = {}) {
   return fromInt((await one(tx, name, params)).get(column), `${name}.${column}`);
@@ -203,24 +210,27 @@ export class Neo4jStore implements Store {
     return this.transact('WRITE', work);
   }
 
-  /** A page and its count, read in one transaction. */
+  /**
+   * A page and its count, read in one transaction. The two statements are sent before either is
+   * awaited, so they travel in one round trip (each round trip also costs this process a socket
+   * write and the server a turn: a read's CPU here followed its number of round trips).
+   */
   private paged<T>(page: [StatementName, Params], count: [StatementName, Params], map: (r: Neo4jRecord) => T) {
-    return this.read(
-      async (tx): Promise<Paged<T>> => ({
-        items: (await run(tx, ...page)).map(map),
-        totalCount: totalOf(await one(tx, ...count)),
-      }),
-    );
+    return this.read(async (tx): Promise<Paged<T>> => {
+      const [rows, total] = await Promise.all([run(tx, ...page), one(tx, ...count)]);
+      return { items: rows.map(map), totalCount: totalOf(total) };
+    });
   }
 
   /** A keyset page: one row more than asked says whether another page follows. */
   private keyset<T>(name: StatementName, params: Params, count: [StatementName, Params], page: KeysetPage, map: (r: Neo4jRecord) => T) {
     return this.read(async (tx): Promise<KeysetResult<T>> => {
-      const rows = await run(tx, name, { ...params, limit: page.first + 1 });
+      // In one round trip, as paged's.
+      const [rows, total] = await Promise.all([run(tx, name, { ...params, limit: page.first + 1 }), one(tx, ...count)]);
       return {
         items: rows.slice(0, page.first).map(map),
         hasNextPage: rows.length > page.first,
-        totalCount: totalOf(await one(tx, ...count)),
+        totalCount: totalOf(total),
       };
     });
   }
@@ -236,13 +246,9 @@ export class Neo4jStore implements Store {
   ): Promise<Paged<T>[]> {
     if (ids.length === 0) return [];
     const params = { ids: ids, ...where };
-    const [items, totals] = await this.read(
-      async (tx) => [await run(tx, rows, { ...params, ...limits(page) }), await run(tx, counts, params)] as const,
-    );
-    const groups = groupByIndex(ids.length, items, map);
-    const out = groups.map((g) => ({ items: g, totalCount: 0 }));
-    for (const row of totals) out[fromInt(row.get('i'), 'batch index')].totalCount = totalOf(row);
-    return out;
+    // In one round trip, as paged's.
+    const [items, totals] = await this.read((tx) => Promise.all([run(tx, rows, { ...params, ...limits(page) }), run(tx, counts, params)]));
+    return pagesOf(ids.length, items, totals, map);
   }
 
   // Songs
@@ -385,6 +391,17 @@ export class Neo4jStore implements Store {
 
   setlistsForServices(serviceIds: readonly number[], page?: Page) {
     return this.relation(serviceIds, 'setlists', 'setlistCounts', {}, page, toSong);
+  }
+
+  /** The three statements in one transaction and one round trip. */
+  async servicesWithSetlists(serviceIds: readonly number[], page?: Page) {
+    if (serviceIds.length === 0) return [];
+    const ids = { ids: serviceIds };
+    const [services, items, totals] = await this.read((tx) =>
+      Promise.all([run(tx, 'servicesByIds', ids), run(tx, 'setlists', { ...ids, ...limits(page) }), run(tx, 'setlistCounts', ids)]),
+    );
+    const setlists = pagesOf(serviceIds.length, items, totals, toSong);
+    return placeByIndex(serviceIds.length, services, toService).map((service, i) => ({ service, setlist: setlists[i] }));
   }
 
   servicesForSongs(songIds: readonly number[], query?: ServiceQuery, page?: Page) {
@@ -568,4 +585,16 @@ export class Neo4jStore implements Store {
     // A batch is many statements in one transaction; the per-call limit is meant for one.
     return this.transact('WRITE', (tx) => transfer.importCatalogue(tx, this.deps, batch), 60_000);
   }
+
+  /**
+   * Neo4j's own db.prepareForReplanning: the indexes resampled, then the query caches cleared, so
+   * each statement is planned again from the store as imported (./types.ts). An admin procedure:
+   * a user who may not call it gets a warning from the caller, not a failed migration.
+   */
+  async replanAfterImport() {
+    await this.transact('READ', (tx) => run(tx, 'prepareForReplanning', { timeoutMs: REPLAN_TIMEOUT_MS }), REPLAN_TIMEOUT_MS + 10_000);
+  }
 }
+
+/** How long a replanning may resample indexes (the 1m history's took well under a minute). */
+const REPLAN_TIMEOUT_MS = 300_000;

@@ -421,6 +421,12 @@ export class SqliteStore implements Store {
     return this.relation(serviceIds, rows, ['setlistCounts', { ids: JSON.stringify(ids) }], toSong);
   }
 
+  /** Both reads on the one connection, back to back (no write of this process runs between them). */
+  async servicesWithSetlists(serviceIds: readonly number[], page?: Page) {
+    const [services, setlists] = await Promise.all([this.servicesByIds(serviceIds), this.setlistsForServices(serviceIds, page)]);
+    return services.map((service, i) => ({ service, setlist: setlists[i] }));
+  }
+
   servicesForSongs(songIds: readonly number[], query?: ServiceQuery, page?: Page) {
     const ids = distinctIds(songIds);
     const types = typesParam(query);
@@ -651,6 +657,9 @@ export class SqliteStore implements Store {
   async close() {
     if (this.db.open) this.db.close();
   }
+
+  /** Nothing to do: SQLite plans from its schema, not from statistics this store gathers (./types.ts). */
+  async replanAfterImport() {}
 
   // Importing a catalogue
 
