@@ -31,6 +31,7 @@ export function createLoaders(store: Store) {
   let user: DataLoader<number, UserRecord | null> | undefined;
   let setlist: DataLoader<number, SongRecord[]> | undefined;
   let setlistPage: ReturnType<typeof setlistPages> | undefined;
+  let serviceWithSetlist: ((page: Page) => DataLoader<number, ServiceRecord | null>) | undefined;
   let usage: ReturnType<typeof usages> | undefined;
   let performancePage: ReturnType<typeof performancePages> | undefined;
   return {
@@ -56,6 +57,22 @@ export function createLoaders(store: Store) {
     /** A page of each service's setlist. */
     get setlistPage() {
       return (setlistPage ??= setlistPages(store));
+    },
+    /**
+     * Services read with a page of their setlists in one store call (Query.service when the query
+     * asks for `songs`: src/graphql/lookahead.ts): the pages prime setlistPage, so Service.songs
+     * finds its page there instead of calling the store again.
+     */
+    get serviceWithSetlist() {
+      return (serviceWithSetlist ??= byArguments(
+        (page: Page) =>
+          new DataLoader(async (ids: readonly number[]) => {
+            const rows = await store.servicesWithSetlists(ids, page);
+            const pages = this.setlistPage(page);
+            rows.forEach((r, i) => pages.prime(ids[i], r.setlist));
+            return rows.map((r) => r.service);
+          }),
+      ));
     },
     /** Song.usage in one window: every song of a level in one store call per distinct window. */
     get usage() {

@@ -122,6 +122,33 @@ test('twelve aliased song(id:) lookups in one query are one batched store call',
   expect(Object.fromEntries(calls)).toEqual({ songsByIds: 1, servicesForSongs: 1 });
 });
 
+test('service(id) { songs } reads the service and its setlist page in one store call; a fragment or an alias pair still answers the same', async () => {
+  await seedServices(3);
+  const [service] = (await real.listServices({}, {})).items;
+  const setlist = (await real.setlistsForServices([service.id]))[0].items;
+  calls.clear();
+  const paged = await post(`{ service(id: ${service.id}) { id date songs(limit: 2, offset: 1) { id name } } }`);
+  expect(paged.service).toEqual({ id: service.id, date: service.date, songs: setlist.slice(1, 3).map(({ id, name }) => ({ id, name })) });
+  expect(Object.fromEntries(calls)).toEqual({ servicesWithSetlists: 1 });
+  calls.clear();
+  const whole = await post(`{ service(id: ${service.id}) { songs { id } } }`);
+  expect(whole.service.songs.map((s: { id: number }) => s.id)).toEqual(setlist.map((s) => s.id));
+  expect(Object.fromEntries(calls)).toEqual({ servicesWithSetlists: 1 });
+  // Not asked plainly (in a fragment, twice under aliases): each read on its own, same answers.
+  calls.clear();
+  const fragment = await post(`{ service(id: ${service.id}) { ...S } } fragment S on Service { songs { id } }`);
+  expect(fragment).toEqual(whole);
+  expect(Object.fromEntries(calls)).toEqual({ servicesByIds: 1, setlistsForServices: 1 });
+  calls.clear();
+  const two = await post(`{ service(id: ${service.id}) { a: songs(limit: 1) { id } b: songs { id } } }`);
+  expect(two.service.b).toEqual(whole.service.songs);
+  expect(two.service.a).toEqual(whole.service.songs.slice(0, 1));
+  // A missing service is null either way.
+  calls.clear();
+  expect(await post('{ service(id: 999999) { songs { id } } }')).toEqual({ service: null });
+  expect(Object.fromEntries(calls)).toEqual({ servicesWithSetlists: 1 });
+});
+
 test('REST GET /api/v1/songs is one store call', async () => {
   await seedServices(10);
   calls.clear();

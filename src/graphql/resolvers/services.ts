@@ -1,3 +1,4 @@
+import { songsPageAsked } from '../lookahead';
 import { afterRange, beforeRange, betweenRange, DateFormatError, parseBound } from '../../domain/dates';
 import { assertId, rules, validate } from '../../domain/validation';
 import { SETLIST_MAX_SONGS } from '../../domain/setlist';
@@ -53,7 +54,11 @@ export const serviceResolvers: Resolvers = {
         (page) => ctx.store.servicesAfter({ ...filter, sort }, page),
       );
     },
-    service: (_, { id }, ctx) => ctx.loaders.service.load(assertId(id)),
+    service: (_, { id }, ctx, info) => {
+      const serviceId = assertId(id);
+      const page = songsPageAsked(info);
+      return page ? ctx.loaders.serviceWithSetlist(page).load(serviceId) : ctx.loaders.service.load(serviceId);
+    },
     songsForService: async (_, args, ctx, info) => {
       await requireService(ctx, args.serviceId);
       return itemsOf(ctx, info, await ctx.loaders.setlistPage(pageOf(args)).load(args.serviceId));
