@@ -10,25 +10,40 @@
  *   npm run bench:peers -- --only single,nested --rounds 5
  *   npm run bench:peers -- --only single --profile single   also a CPU profile of this service on it
  *
+ *   npm run bench:peers -- --store neo4j   only the Neo4j comparison (below)
+ *
  * Options: --duration <s> --rounds <n> --warmup <s> --connections <n> --out <file> --profile <id,...>
+ * --store sqlite|neo4j|both (both)
+ *
+ * Then, on Neo4j (bench/peers-neo4j.ts), this service beside Neo4j's own GraphQL library on the
+ * same database: when no Neo4j can be had (NEO4J_URI unset, and no Java 17+ and Maven for the
+ * local launcher) that part says so and is left out.
  */
-import { fork, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import autocannon from 'autocannon';
-import type { CpuMessage, PeersReady, ProfileMessage } from './peer-server';
+import type { PeersReady } from './peer-server';
+import { localNeo4jMissing } from '../scripts/neo4j-local';
 import { readTimedOptions, type TimedOptions } from './options';
-import { formatSummary, summarize, type CpuProfile } from './profile';
+import { neo4jPeers, neo4jQueries, type Neo4jPeersResult } from './peers-neo4j';
+import { fire, mean, measure, printTable, round, startPeers, summary, type Run } from './peers-load';
+import { formatSummary, summarize } from './profile';
 
 const SERVERS = ['service', 'mercurius', 'yoga', 'express'] as const;
 type ServerName = (typeof SERVERS)[number];
 const LABELS: Record<ServerName, string> = { service: 'this', mercurius: 'Mercurius', yoga: 'Yoga', express: 'floor' };
 
-type Options = TimedOptions;
+type Options = TimedOptions & { stores: ('sqlite' | 'neo4j')[] };
 
 function parseArgs(argv: string[]): Options {
-  return readTimedOptions(argv, { rounds: 3, warmup: 2, quickWarmup: 1, out: path.join(__dirname, 'peers-results.json') }).options;
+  const { options, values } = readTimedOptions(
+    argv,
+    { rounds: 3, warmup: 2, quickWarmup: 1, out: path.join(__dirname, 'peers-results.json') },
+    { store: { type: 'string' } },
+  );
+  const store = values.store ?? 'both';
+  if (store !== 'sqlite' && store !== 'neo4j' && store !== 'both') throw new Error('--store must be sqlite, neo4j or both');
+  return { ...options, stores: store === 'both' ? ['sqlite', 'neo4j'] : [store] };
 }
 
 interface Query {
@@ -53,76 +68,6 @@ const QUERIES: Query[] = [
     body: JSON.stringify({ query: '{ services { id date serviceType songs { id name artists } } }' }),
   },
 ];
-
-// ---------------------------------------------------------------------------------------------
-// The server process
-
-interface Peers {
-  child: ChildProcess;
-  ready: PeersReady;
-  cpuMicros(): Promise<number>;
-  stop(): Promise<void>;
-  /** The CPU profile of the server process over `during`. */
-  profiled(during: () => Promise<unknown>): Promise<CpuProfile>;
-}
-
-async function startPeers(): Promise<Peers> {
-  const child = fork(path.join(__dirname, 'peer-server.ts'), [], {
-    execArgv: ['--require', require.resolve('tsx/cjs')],
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    env: { ...process.env, NODE_ENV: 'production' },
-  });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const ready = await new Promise<PeersReady>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('the peer bench server did not start within 60 s')), 60_000);
-    child.on('message', (msg: PeersReady) => {
-      if (msg?.type === 'ready') {
-        clearTimeout(timer);
-        resolve(msg);
-      }
-    });
-    void exited.then((code) => {
-      clearTimeout(timer);
-      reject(new Error(`the peer bench server exited with code ${code} before it was ready`));
-    });
-  });
-  return {
-    child,
-    ready,
-    cpuMicros: () =>
-      new Promise((resolve) => {
-        const onMessage = (msg: CpuMessage) => {
-          if (msg?.type !== 'cpu') return;
-          child.off('message', onMessage);
-          resolve(msg.usage.user + msg.usage.system);
-        };
-        child.on('message', onMessage);
-        child.send({ type: 'cpu' });
-      }),
-    async profiled(during) {
-      const profile = new Promise<CpuProfile>((resolve) => {
-        const onMessage = (msg: ProfileMessage) => {
-          if (msg?.type !== 'profile') return;
-          child.off('message', onMessage);
-          resolve(msg.profile as CpuProfile);
-        };
-        child.on('message', onMessage);
-      });
-      child.send({ type: 'profile-start' });
-      // The profiler starts on the server's next turn; a moment's wait keeps the run inside it.
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      await during();
-      child.send({ type: 'profile-stop' });
-      return profile;
-    },
-    async stop() {
-      if (child.exitCode === null && child.connected) child.send('shutdown');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-      await exited;
-      clearTimeout(timer);
-    },
-  };
-}
 
 // ---------------------------------------------------------------------------------------------
 // The check: the same bytes from all three
@@ -153,85 +98,15 @@ async function checkSame(ready: PeersReady, q: Query): Promise<number> {
   return Buffer.byteLength(withoutFinalNewline(mine.text));
 }
 
-// ---------------------------------------------------------------------------------------------
-// Load
-
-interface Run {
-  rps: number;
-  p50: number;
-  p99: number;
-  requests: number;
-  /** Server process CPU (user + system) per answered request, ms. */
-  cpuMs: number;
-  failures: number;
-  loadAvg: number;
-}
-
-function fire(url: string, body: string, seconds: number, connections: number): Promise<autocannon.Result> {
-  return new Promise((resolve, reject) => {
-    autocannon(
-      {
-        url: `${url}/graphql`,
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body,
-        connections,
-        pipelining: 1,
-        duration: seconds,
-      },
-      (err, result) => (err ? reject(err) : resolve(result)),
-    );
-  });
-}
-
-async function measure(peers: Peers, url: string, body: string, opts: Options): Promise<Run> {
-  const before = await peers.cpuMicros();
-  const r = await fire(url, body, opts.duration, opts.connections);
-  const cpu = (await peers.cpuMicros()) - before;
-  return {
-    rps: r.requests.total / r.duration,
-    p50: r.latency.p50,
-    p99: r.latency.p99,
-    requests: r.requests.total,
-    cpuMs: r.requests.total ? cpu / 1000 / r.requests.total : NaN,
-    failures: r.errors + r.timeouts + r.non2xx,
-    loadAvg: Math.round(os.loadavg()[0] * 100) / 100,
-  };
-}
-
-const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-const round = (x: number, digits = 2) => Math.round(x * 10 ** digits) / 10 ** digits;
-
-function summary(runs: Run[]) {
-  return {
-    rps: Math.round(mean(runs.map((r) => r.rps))),
-    p50: round(mean(runs.map((r) => r.p50)), 1),
-    p99: round(mean(runs.map((r) => r.p99)), 1),
-    cpuMsPerRequest: round(mean(runs.map((r) => r.cpuMs)), 3),
-    failures: runs.reduce((a, r) => a + r.failures, 0),
-  };
-}
-
-function printTable(rows: string[][]) {
-  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  const line = (r: string[]) => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
-  console.log(line(rows[0]));
-  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
-  for (const r of rows.slice(1)) console.log(line(r));
-}
-
-async function main() {
-  const opts = parseArgs(process.argv.slice(2));
-  const chosen = opts.only ? QUERIES.filter((q) => opts.only!.includes(q.id)) : QUERIES;
-  if (opts.only && chosen.length !== opts.only.length) throw new Error(`--only: have ${QUERIES.map((q) => q.id).join(', ')}`);
-  const loadBefore = os.loadavg().map((l) => round(l));
-  const peers = await startPeers();
-  let exitCode = 0;
+/** The comparison on SQLite, the peers in one process on one store (bench/peer-server.ts). */
+async function sqlitePeers(opts: Options, chosen: Query[]) {
+  const peers = await startPeers<PeersReady>('peer-server.ts');
   try {
     const bytes: Record<string, number> = {};
     for (const q of chosen) bytes[q.id] = await checkSame(peers.ready, q);
     console.log(`checked: the three servers answer each query with the same bytes (${chosen.map((q) => `${q.id} ${bytes[q.id]} B`).join(', ')})`);
-    if (loadBefore[0] > 0.5 * os.cpus().length) console.log(`note: load average ${loadBefore[0]} before starting: rely on the ratios`);
+    const load = os.loadavg()[0];
+    if (load > 0.5 * os.cpus().length) console.log(`note: load average ${round(load)} before starting: rely on the ratios`);
     console.log(`bench:peers: ${opts.rounds} round(s) of ${opts.duration} s per server and query, ${opts.connections} connections, order ${SERVERS.join(' ')} per round`);
 
     type Summary = ReturnType<typeof summary>;
@@ -297,30 +172,58 @@ async function main() {
     );
 
     const failures = results.reduce((a, r) => a + SERVERS.reduce((b, s) => b + r[s].failures, 0), 0);
+    return {
+      settings: { connections: opts.connections, durationSec: opts.duration, rounds: opts.rounds, warmupSec: opts.warmup, order: SERVERS.join(' ') },
+      seed: { ...peers.ready.seed, songIds: undefined },
+      results,
+      failures,
+    };
+  } finally {
+    await peers.stop();
+  }
+}
+
+async function main() {
+  const opts = parseArgs(process.argv.slice(2));
+  const neo4jIds = neo4jQueries({ songId: 0, popularId: 0, serviceId: 0 }).map((q) => q.id);
+  const known = [...QUERIES.map((q) => q.id), ...neo4jIds];
+  if (opts.only?.some((id) => !known.includes(id))) throw new Error(`--only: have ${known.join(', ')}`);
+  const chosen = QUERIES.filter((q) => !opts.only || opts.only.includes(q.id));
+  const neo4jOnly = opts.only?.filter((id) => neo4jIds.includes(id));
+  const loadBefore = os.loadavg().map((l) => round(l));
+  let exitCode = 0;
+  try {
+    const sqlite = opts.stores.includes('sqlite') && chosen.length > 0 ? await sqlitePeers(opts, chosen) : null;
+    let neo4j: Neo4jPeersResult | { skipped: string } | null = null;
+    if (opts.stores.includes('neo4j') && (!opts.only || neo4jOnly!.length > 0)) {
+      const missing = process.env.NEO4J_URI ? null : localNeo4jMissing();
+      if (missing) {
+        console.log(`\nNeo4j comparison SKIPPED: NEO4J_URI is not set and the local launcher cannot run (${missing})`);
+        neo4j = { skipped: missing };
+      } else {
+        neo4j = await neo4jPeers(opts, neo4jOnly);
+      }
+    }
+    const failures = (sqlite?.failures ?? 0) + (neo4j && 'failures' in neo4j ? neo4j.failures : 0);
     if (failures) exitCode = 1;
     const cpus = os.cpus();
-    fs.writeFileSync(
-      opts.out,
-      `${JSON.stringify(
-        {
-          mode: opts.quick ? 'quick' : 'full',
-          date: new Date().toISOString(),
-          machine: { cpus: cpus.length, cpuModel: cpus[0]?.model, node: process.version, loadAvgBefore: loadBefore, loadAvgAfter: os.loadavg().map((l) => round(l)) },
-          settings: { connections: opts.connections, durationSec: opts.duration, rounds: opts.rounds, warmupSec: opts.warmup, order: SERVERS.join(' ') },
-          seed: { ...peers.ready.seed, songIds: undefined },
-          results,
-          failures,
-        },
-        null,
-        2,
-      )}\n`,
-    );
+    const run = {
+      mode: opts.quick ? 'quick' : 'full',
+      date: new Date().toISOString(),
+      machine: { cpus: cpus.length, cpuModel: cpus[0]?.model, node: process.version, loadAvgBefore: loadBefore, loadAvgAfter: os.loadavg().map((l) => round(l)) },
+    };
+    // A run of one store keeps the other's figures from the file, each part with its own run's date.
+    const previous = fs.existsSync(opts.out) ? (JSON.parse(fs.readFileSync(opts.out, 'utf8')) as Record<string, unknown>) : {};
+    const { neo4j: previousNeo4j, ...previousSqlite } = previous;
+    const written = {
+      ...(sqlite ? { ...run, ...sqlite } : previousSqlite),
+      neo4j: neo4j ? { ...run, ...neo4j } : (previousNeo4j ?? null),
+    };
+    fs.writeFileSync(opts.out, `${JSON.stringify(written, null, 2)}\n`);
     console.log(`wrote ${path.relative(process.cwd(), opts.out)}; ${failures} failed requests`);
   } catch (err) {
     console.error(err instanceof Error ? err.message : err);
     exitCode = 1;
-  } finally {
-    await peers.stop();
   }
   process.exitCode = exitCode;
 }
