@@ -1,39 +1,28 @@
-import cors from 'cors';
-import express, { type NextFunction, type Request, type Response } from 'express';
-import helmet from 'helmet';
+import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import type { Logger } from 'pino';
 import { LoginLimiter } from './auth/login-limiter';
 import { createLimiterStore } from './limits/limiter-store';
 import { TokenService } from './auth/tokens';
 import type { Config } from './config';
-import { AppError, ERROR_STATUS } from './errors';
-import { graphqlBrowserRedirect, mountExplorers } from './explorers';
+import { AppError } from './errors';
+import { mountExplorers } from './explorers';
 import type { AppDependencies } from './graphql/context';
 import { buildSchemas } from './graphql/schema';
 import { createGraphQLHandler } from './graphql/server';
-import { bodyParserError, jsonBody } from './http/body';
+import { createGraphQLRouter, GRAPHQL_PATH } from './graphql/router';
+import { bodyParserError } from './http/body';
 import { clientError } from './http/errors';
 import { rejectUndecodablePaths } from './http/path';
-import { CORS_ALLOWED_HEADERS, corsExposedHeaders } from './http/cors';
+import { securityHeaders } from './http/security-headers';
 import { RequestRateLimiter } from './http/rate-limit';
 import { rateLimitPlugin } from './graphql/rate-limit';
 import { insightsRouter } from './insights';
 import { Lifecycle } from './lifecycle';
 import { createObservability } from './observability';
 import { sendError } from './rest/errors';
-import { createRestRouter, restCors } from './rest/router';
+import { createRestRouter } from './rest/router';
 import { BASE_PATH } from './rest/sofa';
 import type { Store } from './store/types';
-
-/** An error met before Apollo sees the request, in GraphQL's own response shape. */
-function sendGraphQLError(res: Response, error: AppError): void {
-  const extensions: Record<string, unknown> = { code: error.code };
-  if (error.retryAfter !== undefined) {
-    res.set('Retry-After', String(error.retryAfter));
-    extensions.retryAfter = error.retryAfter;
-  }
-  res.status(ERROR_STATUS[error.code]).json({ errors: [{ message: error.message, extensions }] });
-}
 
 export interface App {
   express: express.Express;
@@ -82,7 +71,7 @@ export async function createApp(config: Config, rawStore: Store, log: Logger): P
   app.use(lifecycle.gate);
   // The Sandbox page loads its UI from Apollo's CDN, which a strict CSP would block; the explorer
   // pages set their own 'self'-only CSP (src/explorers); every other answer is JSON.
-  app.use(helmet({ contentSecurityPolicy: false, crossOriginEmbedderPolicy: false }));
+  app.use(securityHeaders({ contentSecurityPolicy: false, crossOriginEmbedderPolicy: false }));
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
@@ -96,49 +85,24 @@ export async function createApp(config: Config, rawStore: Store, log: Logger): P
     }
   });
 
-  const graphqlCors = cors({
-    origin: config.corsOrigins,
-    allowedHeaders: CORS_ALLOWED_HEADERS,
-    exposedHeaders: corsExposedHeaders('graphql'),
-    maxAge: 600,
-  });
-  // Everything above (the probes, and /metrics in the observability router) is never limited. A
-  // refusal carries the CORS headers of its facade, so that browser scripts can read it.
-  if (rateLimiter) {
-    const restCorsHeaders = restCors(config.corsOrigins);
-    app.use(
-      rateLimiter.middleware((req, res, error) => {
-        if (/^\/graphql(\/|$)/i.test(req.path)) return graphqlCors(req, res, () => sendGraphQLError(res, error));
-        if (req.path.toLowerCase() === BASE_PATH || req.path.toLowerCase().startsWith(`${BASE_PATH}/`)) {
-          return restCorsHeaders(req, res, () => sendError(res, error));
-        }
-        sendError(res, error);
-      }),
-    );
-  }
-  mountExplorers(app);
+  // The two facades, each one chain owning its CORS, rate limit refusals and error shape
+  // (src/graphql/router.ts, src/rest/router.ts). GraphQL first: its path is no other's, and the
+  // busiest requests then pass no routes of the pages.
+  app.use(
+    GRAPHQL_PATH,
+    createGraphQLRouter(graphql.handler, { corsOrigins: config.corsOrigins, introspection: config.graphqlIntrospection, rateLimiter }),
+  );
+  // Everything else but the probes (and /metrics, in the observability router) is charged too,
+  // answered in REST's error shape.
+  const limit: RequestHandler = rateLimiter ? rateLimiter.middleware((_req, res, error) => sendError(res, error)) : (_req, _res, next) => next();
+  mountExplorers(app, limit);
   // Entered only by its own paths (routing is case-insensitive): mounted bare at the root, every
   // request walked its five layers first. Not mounted at '/insights', which would hide the
   // difference between /insights and /insights/ that the router answers.
   const insights = insightsRouter(config.serviceTimeZone);
-  app.use((req, res, next) => (/^\/insights(?:\/|$)/i.test(req.path) ? insights(req, res, next) : next()));
+  app.use((req, res, next) => (/^\/insights(?:\/|$)/i.test(req.path) ? limit(req, res, (err?: unknown) => (err ? next(err) : insights(req, res, next))) : next()));
   app.use(BASE_PATH, createRestRouter(schemas.unguarded, deps, config.corsOrigins, config.maxResponseBytes, rateLimiter));
-
-  if (!config.graphqlIntrospection) app.get('/graphql', graphqlBrowserRedirect);
-  app.use(
-    '/graphql',
-    graphqlCors,
-    rejectUndecodablePaths(sendGraphQLError),
-    jsonBody(),
-    graphql.handler,
-  );
-  // Failures before Apollo sees the request (body too large, malformed JSON) in GraphQL's shape.
-  app.use('/graphql', (err: unknown, _req: Request, res: Response, next: NextFunction) => {
-    const error = bodyParserError(err);
-    if (!error) return next(err);
-    sendGraphQLError(res, error);
-  });
-
+  app.use(limit);
   app.use(rejectUndecodablePaths(sendError));
   app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
     const error = bodyParserError(err) ?? clientError(err);

@@ -52,14 +52,16 @@ function text(type: string, body: string) {
   };
 }
 
-/** One explorer: its page at the root, its start script and styles, and its package files. */
-function explorerRouter(pageHtml: string, own: Record<string, [string, string]>, files: Record<string, string>) {
+/**
+ * One explorer: its page at the root, its start script and styles, and its package files. `limit`
+ * charges each request it answers (a path it does not have is charged where it is answered).
+ */
+function explorerRouter(limit: express.RequestHandler, pageHtml: string, own: Record<string, [string, string]>, files: Record<string, string>) {
   const router = express.Router();
-  router.use(explorerCsp);
-  router.get('/', text('html', pageHtml));
-  for (const [name, [type, body]] of Object.entries(own)) router.get(`/${name}`, text(type, body));
+  router.get('/', limit, explorerCsp, text('html', pageHtml));
+  for (const [name, [type, body]] of Object.entries(own)) router.get(`/${name}`, limit, explorerCsp, text(type, body));
   for (const [name, file] of Object.entries(files)) {
-    router.get(`/${name}`, (_req, res, next) => {
+    router.get(`/${name}`, limit, explorerCsp, (_req, res, next) => {
       res.sendFile(file, { maxAge: ONE_DAY_MS }, (err) => err && next(err));
     });
   }
@@ -72,10 +74,10 @@ const HOME_PAGE = homePage('Worship records', INDEX.description, { ...INDEX.link
  * Swagger UI for the OpenAPI document and GraphiQL for /graphql, both served from npm packages
  * by this process (no CDN), plus the index. Served in production too: they add no capability
  * (the document and /graphql are public anyway); without introspection GraphiQL shows no schema
- * but still runs queries.
+ * but still runs queries. `limit` (the request rate limit) charges each request answered here.
  */
-export function mountExplorers(app: express.Express): void {
-  app.get(['/', '/api/v1'], (req, res, next) => {
+export function mountExplorers(app: express.Express, limit: express.RequestHandler = (_req, _res, next) => next()): void {
+  app.get(['/', '/api/v1'], limit, (req, res, next) => {
     // A browser at `/` gets a page of links; every other client (no Accept, */*, JSON) the JSON
     // index, as before. The answer depends on Accept, so caches must key on it.
     res.vary('Accept');
@@ -85,10 +87,11 @@ export function mountExplorers(app: express.Express): void {
     }
     res.json(INDEX);
   });
-  app.use(DOCS_PATH, explorerRouter(SWAGGER_UI_PAGE, { 'swagger-init.js': ['js', SWAGGER_UI_INIT] }, SWAGGER_UI_FILES));
+  app.use(DOCS_PATH, explorerRouter(limit, SWAGGER_UI_PAGE, { 'swagger-init.js': ['js', SWAGGER_UI_INIT] }, SWAGGER_UI_FILES));
   app.use(
     GRAPHIQL_PATH,
     explorerRouter(
+      limit,
       GRAPHIQL_PAGE,
       { 'graphiql-init.js': ['js', GRAPHIQL_INIT], 'graphiql-page.css': ['css', GRAPHIQL_CSS] },
       GRAPHIQL_FILES,

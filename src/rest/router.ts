@@ -69,10 +69,9 @@ function wantsCsvLeniently(req: Request): boolean {
 
 /**
  * The CORS headers every /api/v1 answer carries, errors included (docs/API.md: Headers and CORS);
- * preflights are answered here. Also used for answers given before this router runs (a client
- * over its rate limit).
+ * preflights are answered here.
  */
-export function restCors(corsOrigins: string[] | '*'): RequestHandler {
+function restCors(corsOrigins: string[] | '*'): RequestHandler {
   const headers = cors({
     origin: corsOrigins,
     methods: ALLOWED_METHODS,
@@ -103,14 +102,17 @@ export function createRestRouter(
   deps: AppDependencies,
   corsOrigins: string[] | '*',
   maxResponseBytes: number,
-  /** Charges report routes and CSV their weight (docs/API.md, Rate limits); none when limits are off. */
+  /** Charges every request, and report routes and CSV their weight (docs/API.md, Rate limits); none when limits are off. */
   rateLimiter?: RequestRateLimiter,
 ) {
   const log: Logger = deps.log;
   const sofa = sofaOf(schema);
   const router = express.Router();
 
+  // One chain for every route: CORS (preflights end here, uncharged) → rate limit → path check →
+  // JSON body; then the route's own access decision, argument reading and operation.
   router.use(restCors(corsOrigins));
+  if (rateLimiter) router.use(rateLimiter.middleware((_req, res, error) => sendError(res, error)));
   router.use(rejectUndecodablePaths(sendError));
   // Any content type is read as JSON: `curl -d '{...}'` sends form encoding by default, and a
   // body that is not JSON is answered as malformed either way.

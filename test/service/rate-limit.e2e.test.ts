@@ -100,7 +100,21 @@ describe('a budget per client', () => {
     for (const p of ['/api/v1/songs', '/graphql']) {
       const preflight = await s.raw('OPTIONS', p, { headers: { ...origin, 'access-control-request-method': 'POST' } });
       expect([p, preflight.status]).toEqual([p, 204]);
+      // Answered by the facade's CORS before its rate limit: a preflight is not charged.
+      expect([p, preflight.headers.get('ratelimit-remaining')]).toEqual([p, null]);
     }
+  });
+
+  test('the pages and explorers are charged too, and refused in REST\'s error shape', async () => {
+    await spendTo('203.0.113.11', 0);
+    for (const p of ['/', '/api/v1', '/api/v1/docs/', '/graphiql/', '/insights', '/insights/songs']) {
+      const r = await s.api('GET', p, from('203.0.113.11'));
+      expect([p, r.status]).toEqual([p, 429]);
+      expectRestLimited(r);
+    }
+    const fresh = await s.raw('GET', '/api/v1/docs/', from('203.0.113.12'));
+    expect(fresh.status).toBe(200);
+    expect(remaining(fresh)).toBe(POINTS - 1);
   });
 
   test('/healthz, /readyz and /metrics are never limited', async () => {
