@@ -6,9 +6,11 @@
  *
  * Songs: a header row with `Title` or `Name`, and optionally `Author`, `Artist` or `Artists`
  * (several names split on `;`, `|` and `,`, never on `&` or "and", which join the names of one
- * act; --artist-separators chooses others), `CCLI Number`, `CCLI #` or `CCLI`, and `Copyright`.
- * Services: `date`, `serviceType` and the setlist as song titles in order (`songs`, separated by
- * `;`, or columns `Song 1`, `Song 2`, ...). Writes to the configured store (STORE, SQLITE_PATH,
+ * act; --artist-separators chooses others), `CCLI Number`, `CCLI #` or `CCLI`, and `Copyright`
+ * (Planning Center's and SongSelect's names too). A row that matches a stored song
+ * (src/domain/song-match.ts) adds what that song lacks instead of creating another.
+ * Services: `date`, `serviceType` and the setlist in order (`songs`, separated by `;`, or columns
+ * `Song 1`, `Song 2`, ...), each song by title, CCLI number or `id:N`. Writes to the configured store (STORE, SQLITE_PATH,
  * NEO4J_*), also while the service runs. docs/operations.md has the details.
  */
 import fs from 'node:fs';
@@ -19,10 +21,12 @@ import { importFile, type ImportKind, type ImportSummary } from '../import/run';
 import { checkArtistSeparators, DEFAULT_ARTIST_SEPARATORS } from '../import/songs';
 import { createStore } from '../store';
 
-export const USAGE = `usage: npm run import -- FILE.csv [--services] [--dry-run] [--skip-invalid] [--batch-size N] [--artist-separators CHARS]
-  FILE.csv         songs (Title|Name, Author|Artist|Artists, CCLI Number|CCLI #|CCLI, Copyright),
-                   or with --services: date, serviceType, songs
-  --dry-run        list the rows it would create, skip and reject; write nothing (exit 0 unless the file cannot be read)
+export const USAGE = `usage: npm run import -- FILE.csv [--services] [--dry-run] [--update] [--skip-invalid] [--batch-size N] [--artist-separators CHARS]
+  FILE.csv         songs (Title|Song Title|Name, Author|Authors|Artist|Artists, CCLI Number|CCLI #|Song Number|CCLI, Copyright),
+                   or with --services: date, serviceType, songs (by title, CCLI number or id:N)
+                   a song row matching a stored song (CCLI number, else title) adds what the song lacks
+  --dry-run        list every row as create, match, update, ambiguous or reject; write nothing (exit 0 unless the file cannot be read)
+  --update         replace a matched song's copyright when the row's differs (by default the stored one is kept)
   --skip-invalid   import the valid rows even if some are rejected (default: a rejected row stops the import)
   --batch-size N   rows per transaction (default 500)
   --artist-separators CHARS
@@ -38,6 +42,7 @@ function parse(argv: string[]) {
     options: {
       services: { type: 'boolean', default: false },
       'dry-run': { type: 'boolean', default: false },
+      update: { type: 'boolean', default: false },
       'skip-invalid': { type: 'boolean', default: false },
       'batch-size': { type: 'string', default: '500' },
       'artist-separators': { type: 'string', default: DEFAULT_ARTIST_SEPARATORS },
@@ -53,6 +58,7 @@ function parse(argv: string[]) {
     file: positionals[0],
     kind: (values.services ? 'services' : 'songs') as ImportKind,
     dryRun: values['dry-run']!,
+    update: values.update!,
     skipInvalid: values['skip-invalid']!,
     batchSize,
     artistSeparators,
@@ -64,8 +70,16 @@ export function formatSummary(kind: ImportKind, file: string, s: ImportSummary, 
   const lines = [`${file}: ${s.rows} rows`];
   lines.push(`${dry ? 'would create' : 'created'} ${s.created} ${kind}`);
   for (const r of s.toCreate ?? []) lines.push(`  line ${r.line}: ${r.what}`);
+  if (kind === 'songs') {
+    lines.push(`${dry ? 'would update' : 'updated'} ${s.updated.length} (matched a stored song, which gains what the row adds)`);
+    for (const r of s.updated) lines.push(`  line ${r.line}: ${r.what}`);
+  }
   lines.push(`${dry ? 'would skip' : 'skipped'} ${s.skipped.length} (already there)`);
   for (const r of s.skipped) lines.push(`  line ${r.line}: ${r.reason}`);
+  if (kind === 'songs') {
+    lines.push(`ambiguous ${s.ambiguous.length} (nothing written for these rows)`);
+    for (const r of s.ambiguous) lines.push(`  line ${r.line}: ${r.reason}`);
+  }
   lines.push(`${dry ? 'would reject' : 'rejected'} ${s.rejected.length}`);
   for (const r of s.rejected) lines.push(`  line ${r.line}: ${r.reason}`);
   if (s.heldBack === 'rejected') {

@@ -4,7 +4,7 @@ import type { Store } from '../store/types';
 import { MalformedFileError, readCsv } from './csv';
 import type { Plan } from './plan';
 import { planServices, type ServiceRow } from './services';
-import { planSongs } from './songs';
+import { planSongs, type SongUpdate } from './songs';
 
 export type ImportKind = 'songs' | 'services';
 
@@ -20,6 +20,8 @@ export interface ImportOptions {
   zone: string;
   /** Characters that separate names in an artists cell (songs); `;|,` when absent. */
   artistSeparators?: string;
+  /** Songs: replace a matched song's copyright when the row's differs (by default kept). */
+  update?: boolean;
   /** Where the progress bar goes (stderr); it is drawn for `progressFrom` rows or more. */
   progress?: { stream: NodeJS.WritableStream; forceOnNonTTY?: boolean };
   progressFrom?: number;
@@ -29,7 +31,12 @@ export interface ImportSummary {
   rows: number;
   /** Rows written; on a dry run, the rows that would be created (also listed in `toCreate`). */
   created: number;
+  /** Stored songs a row matched and added to (on a dry run, that it would), by line, described. */
+  updated: { line: number; what: string }[];
+  /** Rows matching a stored record, which stays as it is. */
   skipped: Plan<unknown>['skipped'];
+  /** Song rows the matching rule cannot decide between several songs: nothing written for them. */
+  ambiguous: Plan<unknown>['rejected'];
   rejected: Plan<unknown>['rejected'];
   /** A dry run's rows to create, by line, described. */
   toCreate?: { line: number; what: string }[];
@@ -52,7 +59,9 @@ export class ImportInterruptedError extends Error {
   }
 }
 
-async function plan(store: Store, opts: ImportOptions): Promise<Plan<unknown> & { rows: number }> {
+type AnyPlan = Plan<unknown> & { update: { line: number; input: SongUpdate; what: string }[]; ambiguous: Plan<unknown>['rejected'] };
+
+async function plan(store: Store, opts: ImportOptions): Promise<AnyPlan & { rows: number }> {
   let text: string;
   try {
     text = fs.readFileSync(opts.file, 'utf8');
@@ -62,10 +71,11 @@ async function plan(store: Store, opts: ImportOptions): Promise<Plan<unknown> & 
   const table = readCsv(text);
   // Duplicates are found against the whole catalogue, which an offline import reads once.
   const songs = (await store.listSongs({}, {})).items;
-  const made =
+  const licensing = await store.licensingOfSongs(songs.map((s) => s.id));
+  const made: AnyPlan =
     opts.kind === 'songs'
-      ? planSongs(table, songs, await store.licensingOfSongs(songs.map((s) => s.id)), { artistSeparators: opts.artistSeparators })
-      : planServices(table, songs, (await store.listServices({}, {})).items, opts.zone);
+      ? planSongs(table, songs, licensing, { artistSeparators: opts.artistSeparators, update: opts.update })
+      : { ...planServices(table, songs, (await store.listServices({}, {})).items, opts.zone, licensing), update: [], ambiguous: [] };
   return { ...made, rows: table.rows.length };
 }
 
@@ -78,12 +88,20 @@ async function plan(store: Store, opts: ImportOptions): Promise<Plan<unknown> & 
  */
 export async function importFile(store: Store, opts: ImportOptions): Promise<ImportSummary> {
   const p = await plan(store, opts);
-  const summary: ImportSummary = { rows: p.rows, created: 0, skipped: p.skipped, rejected: p.rejected };
+  const updated = p.update.map(({ line, what }) => ({ line, what }));
+  const summary: ImportSummary = { rows: p.rows, created: 0, updated, skipped: p.skipped, ambiguous: p.ambiguous, rejected: p.rejected };
   // A dry run reports every row's fate, rejected rows or not, and writes nothing.
   if (opts.dryRun) {
     return { ...summary, created: p.create.length, toCreate: p.create.map(({ line, what }) => ({ line, what })), heldBack: 'dry-run' };
   }
   if (p.rejected.length > 0 && !opts.skipInvalid) return { ...summary, heldBack: 'rejected' };
+
+  // Matched songs first, one update a song (the rows' patches in file order), each its own write.
+  const patches = new Map<number, SongUpdate['patch']>();
+  for (const { input } of p.update) patches.set(input.id, { ...patches.get(input.id), ...input.patch });
+  for (const [id, patch] of patches) {
+    if (!(await store.updateSong(id, patch))) throw new ImportInterruptedError(0, new Error(`song ${id} was deleted while the import ran`));
+  }
 
   const total = p.create.length;
   const bar =

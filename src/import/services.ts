@@ -1,6 +1,7 @@
 import { DateTime } from 'luxon';
-import { artistKey } from '../domain/artists';
 import { DateFormatError, parseTimestamp } from '../domain/dates';
+import type { SongLicensing } from '../domain/licensing';
+import { prefixedCcliNumber, SongMatcher, type MatchableSong } from '../domain/song-match';
 import type { ServiceType } from '../generated/graphql';
 import type { ServiceInput, ServiceRecord, SongRecord } from '../store/types';
 import { findColumn, MalformedFileError, type CsvTable } from './csv';
@@ -38,17 +39,44 @@ function parseServiceType(text: string): ServiceType | undefined {
   return SERVICE_TYPES.find((t) => t === normal);
 }
 
-const titleKey = (title: string) => artistKey(title).replace(/\s+/g, ' ');
+/**
+ * The song a setlist entry names: `id:34` (or `id 34`) by id; `CCLI 7115744` or `#7115744` by CCLI
+ * number; bare digits by CCLI number, else by id (a number that is both is ambiguous); anything
+ * else by title, under the rule of src/domain/song-match.ts (a setlist gives no artists, so
+ * several songs with the title are ambiguous). A song or the reason there is none.
+ */
+export function setlistSong(entry: string, matcher: SongMatcher, byId: ReadonlyMap<number, MatchableSong>): MatchableSong | string {
+  const id = /^id\s*[: ]\s*(\d+)$/i.exec(entry);
+  if (id) return byId.get(Number(id[1])) ?? `no song with id ${id[1]}`;
+  const ccli = prefixedCcliNumber(entry);
+  if (ccli) return matcher.byNumber(ccli) ?? `no song with CCLI number ${ccli}`;
+  if (/^\d+$/.test(entry)) {
+    const numbered = matcher.byNumber(entry);
+    const withId = byId.get(Number(entry));
+    if (numbered && withId && numbered.id !== withId.id) {
+      return `'${entry}' is ambiguous: the CCLI number of song ${numbered.id} and the id of song ${withId.id} (write CCLI ${entry} or id:${entry})`;
+    }
+    const found = numbered ?? withId;
+    if (found) return found;
+  }
+  const match = matcher.match({ name: entry, artists: [] });
+  if (match.kind === 'ambiguous') return `'${entry}' is ambiguous: songs ${match.candidates.join(', ')}`;
+  if (match.kind === 'none') return `no song titled '${entry}'`;
+  return match.song;
+}
 
 /**
- * Decide every row of a services file: its date, type and setlist (titles of stored songs, in
- * order), or why it is rejected; a service already stored (same date and type) is skipped.
+ * Decide every row of a services file: its date, type and setlist (stored songs named by title,
+ * CCLI number or id, in order: `setlistSong`), or why it is rejected; a service already stored
+ * (same date and type) is skipped.
  */
 export function planServices(
   table: CsvTable,
   songs: SongRecord[],
   existing: ServiceRecord[],
   zone: string,
+  /** Each song's licensing details, in the order of `songs` (CCLI numbers name songs too). */
+  licensing: readonly (SongLicensing | null)[] = [],
 ): Plan<ServiceRow> {
   const date = findColumn(table.headers, DATE_COLUMNS);
   const type = findColumn(table.headers, TYPE_COLUMNS);
@@ -64,8 +92,9 @@ export function planServices(
       `a services file needs a date column (${DATE_COLUMNS.join(', ')}) and a service type column (${TYPE_COLUMNS.join(', ')})`,
     );
   }
-  const byTitle = new Map<string, SongRecord[]>();
-  for (const s of songs) byTitle.set(titleKey(s.name), [...(byTitle.get(titleKey(s.name)) ?? []), s]);
+  const catalogue = songs.map((s, i) => ({ id: s.id, name: s.name, artists: s.artists, ccliNumber: licensing[i]?.ccliNumber ?? null }));
+  const matcher = new SongMatcher(catalogue);
+  const byId = new Map(catalogue.map((s) => [s.id, s]));
   const known = new Map(existing.map((v) => [`${v.date}|${v.serviceType}`, `existing service ${v.id}`]));
 
   const plan: Plan<ServiceRow> = { create: [], skipped: [], rejected: [] };
@@ -87,11 +116,10 @@ export function planServices(
       .filter(Boolean);
     const songIds: number[] = [];
     for (const title of titles) {
-      const found = byTitle.get(titleKey(title)) ?? [];
-      if (found.length === 0) problems.push(`no song titled '${title}'`);
-      else if (found.length > 1) problems.push(`'${title}' is ambiguous: songs ${found.map((s) => s.id).join(', ')}`);
-      else if (songIds.includes(found[0].id)) problems.push(`'${title}' is listed twice`);
-      else songIds.push(found[0].id);
+      const found = setlistSong(title, matcher, byId);
+      if (typeof found === 'string') problems.push(found);
+      else if (songIds.includes(found.id)) problems.push(`'${title}' is listed twice`);
+      else songIds.push(found.id);
     }
     if (problems.length) {
       plan.rejected.push({ line: row.line, reason: problems.join('; ') });

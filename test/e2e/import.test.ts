@@ -59,7 +59,7 @@ describe('songs', () => {
     expect(checkArtistSeparators('; ')).toMatch(/' ' cannot separate names/);
   });
 
-  it('creates new songs, skips duplicates of stored songs and of earlier rows, and reports them by line', async () => {
+  it('creates new songs; a row matching a stored song or an earlier row adds what it lacks or is skipped, reported by line', async () => {
     await store.createSong({ name: 'Amazing Grace', artists: ['John Newton'] });
     const file = csv(
       'songs.csv',
@@ -72,25 +72,26 @@ describe('songs', () => {
         'Amazing Grace,Chris Tomlin,,\n',
     );
     const summary = await songs({ file });
-    expect(summary).toMatchObject({ rows: 5, created: 3, rejected: [] });
-    expect(summary.skipped).toEqual([
-      { line: 3, reason: "'amazing GRACE' (john newton) duplicates existing song 1" },
-      { line: 6, reason: "'How great is our god' (Ed Cash, Jesse Reeves, Chris Tomlin) duplicates line 2" },
+    expect(summary).toMatchObject({ rows: 5, created: 2, rejected: [], ambiguous: [] });
+    expect(summary.updated).toEqual([
+      { line: 3, what: "'amazing GRACE' (john newton) matches song 1 by title: copyright: 'Public Domain'" },
+      // One stored song has the title: the title decides, whatever the artists (a song list names writers).
+      { line: 7, what: "'Amazing Grace' (Chris Tomlin) matches song 1 by title: artists: + Chris Tomlin" },
     ]);
+    expect(summary.skipped).toEqual([{ line: 6, reason: "'How great is our god' (Ed Cash, Jesse Reeves, Chris Tomlin) matches line 2 by title" }]);
     expect(await stored()).toEqual([
-      ['Amazing Grace', ['John Newton']],
+      ['Amazing Grace', ['John Newton', 'Chris Tomlin']],
       ['How Great Is Our God', ['Chris Tomlin', 'Jesse Reeves', 'Ed Cash']],
       ['10,000 Reasons (Bless the Lord)', ['Matt Redman', 'Jonas Myrin']],
-      ['Amazing Grace', ['Chris Tomlin']], // same title, other artists: another song
     ]);
-    expect(await store.licensingOfSongs([2, 3, 4])).toEqual([
+    expect(await store.licensingOfSongs([1, 2, 3])).toEqual([
+      { ccliNumber: null, copyright: 'Public Domain' },
       { ccliNumber: '4348399', copyright: '2004 worshiptogether.com' },
       { ccliNumber: '6016351', copyright: null },
-      { ccliNumber: null, copyright: null },
     ]);
     // Importing the same file again changes nothing.
-    expect((await songs({ file })).created).toBe(0);
-    expect((await store.listSongs({}, {})).items).toHaveLength(4);
+    expect(await songs({ file })).toMatchObject({ created: 0, updated: [] });
+    expect((await store.listSongs({}, {})).items).toHaveLength(3);
   });
 
   it("keeps act names whole: 'Keith & Kristyn Getty' and 'Shane & Shane' are one artist each", async () => {
@@ -112,7 +113,7 @@ describe('songs', () => {
     expect((await store.listSongs({ search: '6158927' }, {})).items).toEqual([song]);
   });
 
-  it('skips a row whose CCLI number a song already has, whatever its spelling; another number is another song', async () => {
+  it('matches a row by the CCLI number a song has, whatever its spelling; another number is another song', async () => {
     await store.createSong({ name: 'How Great Is Our God', artists: ['Chris Tomlin'], ccliNumber: '4348399' });
     await store.createSong({ name: 'Amazing Grace', artists: ['John Newton'] });
     const file = csv(
@@ -125,24 +126,28 @@ describe('songs', () => {
         'Amazing Grace,John Newton,22025\n', // the stored song has no number: title and artists decide
     );
     const summary = await songs({ file });
-    expect(summary).toMatchObject({ rows: 5, created: 2, rejected: [] });
+    expect(summary).toMatchObject({ rows: 5, created: 2, rejected: [], ambiguous: [] });
+    expect(summary.updated).toEqual([
+      { line: 2, what: "'How Great Is Our God (Live)' (Chris Tomlin, Ed Cash) CCLI 4348399 matches song 1 by CCLI number: artists: + Ed Cash" },
+      // The stored song has no number: the title decides, and the song gains the number.
+      { line: 6, what: "'Amazing Grace' (John Newton) CCLI 22025 matches song 2 by title: CCLI number: 22025" },
+    ]);
     expect(summary.skipped).toEqual([
-      { line: 2, reason: "'How Great Is Our God (Live)' (Chris Tomlin, Ed Cash) CCLI 4348399 has the CCLI number of existing song 1" },
-      { line: 4, reason: "'MAJESTY!' (Hayford) CCLI 13733 has the CCLI number of line 3" },
-      { line: 6, reason: "'Amazing Grace' (John Newton) CCLI 22025 duplicates existing song 2, which has no CCLI number yet" },
+      { line: 4, reason: "'MAJESTY!' (Hayford) CCLI 13733 matches line 3 by CCLI number, which it adds to: artists: + Hayford" },
     ]);
     expect((await store.listSongs({}, {})).items.map((s) => s.name)).toEqual(['How Great Is Our God', 'Amazing Grace', 'Majesty', 'How Great Is Our God']);
+    expect(await store.licensingOfSongs([2])).toEqual([{ ccliNumber: '22025', copyright: null }]);
   });
 
   it('rejects a CCLI number that is not 1 to 10 digits and a copyright over 500 characters', async () => {
     const file = csv(
       'bad-ccli.csv',
-      `Title,CCLI,Copyright\nA,CCLI 123,\nB,12345678901,\nC,1,${'c'.repeat(501)}\nD,42,Fine\n`,
+      `Title,CCLI,Copyright\nA,CCLI-12a,\nB,12345678901,\nC,1,${'c'.repeat(501)}\nD,42,Fine\n`,
     );
     const held = await songs({ file });
     expect(held).toMatchObject({ created: 0, heldBack: 'rejected' });
     expect(held.rejected).toEqual([
-      { line: 2, reason: "CCLI number 'CCLI 123' is not 1 to 10 digits" },
+      { line: 2, reason: "CCLI number 'CCLI-12a' is not 1 to 10 digits" },
       { line: 3, reason: "CCLI number '12345678901' is not 1 to 10 digits" },
       { line: 4, reason: 'copyright must be at most 500 characters' },
     ]);
@@ -173,7 +178,7 @@ describe('songs', () => {
   it.each([
     ['an unclosed quote', 'Title,Author\nFine,A\n"Broken,B\nAlso fine,C\n', /not valid CSV.*line/],
     ['a row with too many fields', 'Title,Author\nFine,A\nOne,Two,Three\n', /not valid CSV at line 3/],
-    ['no title column', 'Song Name,Author\nFine,A\n', /no title column/],
+    ['no title column', 'Hymn,Author\nFine,A\n', /no title column/],
     ['a column named twice', 'Title,Title\nA,B\n', /'title' twice/],
   ])('refuses a malformed file (%s) and writes nothing', async (_label, text, message) => {
     await expect(songs({ file: csv('malformed.csv', text) })).rejects.toThrow(message);
@@ -199,7 +204,9 @@ describe('songs', () => {
       rows: 4,
       created: 1,
       toCreate: [{ line: 2, what: "'New' (Keith & Kristyn Getty) CCLI 123" }],
-      skipped: [{ line: 3, reason: "'old' duplicates existing song 1" }],
+      updated: [],
+      skipped: [{ line: 3, reason: "'old' matches song 1 by title" }],
+      ambiguous: [],
       rejected: [
         { line: 4, reason: 'title must not be empty' },
         { line: 5, reason: "CCLI number 'abc' is not 1 to 10 digits" },
@@ -303,7 +310,9 @@ describe('the CLI', () => {
       expect(out).toEqual([
         `${file}: 2 rows`,
         'created 0 songs',
+        'updated 0 (matched a stored song, which gains what the row adds)',
         'skipped 0 (already there)',
+        'ambiguous 0 (nothing written for these rows)',
         'rejected 1',
         '  line 3: title must not be empty',
         'nothing written: fix the rejected rows, or pass --skip-invalid to import the others',
@@ -336,8 +345,10 @@ describe('the CLI', () => {
       `${file}: 3 rows`,
       'would create 1 songs',
       "  line 2: 'New Song' (Shane & Shane) CCLI 123",
+      'would update 0 (matched a stored song, which gains what the row adds)',
       'would skip 1 (already there)',
-      "  line 3: 'Old (again)' CCLI 77 has the CCLI number of existing song 1",
+      "  line 3: 'Old (again)' CCLI 77 matches song 1 by CCLI number",
+      'ambiguous 0 (nothing written for these rows)',
       'would reject 1',
       '  line 4: title must not be empty',
       'dry run: nothing written; as it is, the import would write nothing until the rejected rows are fixed (or --skip-invalid)',
