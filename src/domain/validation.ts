@@ -15,9 +15,23 @@ import { SETLIST_MAX_SONGS } from './setlist';
 const NOT_BLANK = /[^\s\ufeff]/;
 /** GraphQL's Int: an id or position past it is refused by the type before any rule. */
 export const INT_MAX = 2_147_483_647;
-const name = z.string().max(300, 'must be at most 300 characters').regex(NOT_BLANK, 'must not be empty');
+/**
+ * No control characters but tab (C0 and DEL): a line break or a NUL in a title or an artist is
+ * always a paste gone wrong, and would break every line-based file the records go into.
+ */
+const NO_CONTROL = /^[^\u0000-\u0008\u000A-\u001F\u007F]*$/;
+const name = z
+  .string()
+  .max(300, 'must be at most 300 characters')
+  .regex(NOT_BLANK, 'must not be empty')
+  .regex(NO_CONTROL, 'must not contain control characters (line breaks included); tab is allowed');
 const artists = z
-  .array(z.string().max(200, 'entries must be at most 200 characters'))
+  .array(
+    z
+      .string()
+      .max(200, 'entries must be at most 200 characters')
+      .regex(NO_CONTROL, 'entries must not contain control characters (line breaks included); tab is allowed'),
+  )
   .max(50, 'must have at most 50 entries');
 /** An empty string records none (./licensing.ts): `null` is never accepted for a field. */
 const ccliNumber = z.string().regex(new RegExp(`^(?:${CCLI_DIGITS})?$`), 'must be 1 to 10 digits');

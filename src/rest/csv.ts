@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import { stringify } from 'csv-stringify/sync';
+import { stringify, type Options } from 'csv-stringify/sync';
 import { DateTime } from 'luxon';
 import { parseWindow } from '../domain/analytics/window';
 import { AppError } from '../errors';
@@ -42,17 +42,19 @@ const FORMULA_START = /^[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/;
 /**
  * How the file is written, for a spreadsheet to open as it is: csv-stringify's `escape_formulas`
  * prefixes a formula cell with a single quote (the same set of characters as FORMULA_START) and
- * `quoted_match` quotes it, as OWASP asks; records end in CRLF (RFC 4180); and a UTF-8
- * byte-order mark comes first, without which Excel on Windows reads the file in the system's
- * ANSI code page and garbles every accent ("Ngợi Khen" as "NgÆ°á»£i Khen"). The JSON answer is
- * never touched: this is only how the CSV spells the values.
+ * `quoted_match` quotes it, as OWASP asks, and every cell holding a line break; records end in
+ * CRLF (RFC 4180); and a UTF-8 byte-order mark comes first, without which Excel on Windows reads
+ * the file in the system's ANSI code page and garbles every accent ("Ngợi Khen" as "NgÆ°á»£i
+ * Khen"). The JSON answer is never touched: this is only how the CSV spells the values.
  */
-const CSV_OPTIONS = {
+const CSV_OPTIONS: Options = {
   escape_formulas: true,
-  quoted_match: FORMULA_START,
+  // A bare LF or CR inside a cell is quoted too (RFC 4180): csv-stringify by itself quotes only
+  // the record delimiter, CRLF, and a spreadsheet would start a new row at the LF.
+  quoted_match: [FORMULA_START, /[\r\n]/],
   record_delimiter: 'windows',
   bom: true,
-} as const;
+};
 
 /** A row of the report as the REST facade answers it: the song's licensing details beside it. */
 export type SongUsageRow = SongUsageRecord & Partial<SongLicensing>;
