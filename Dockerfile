@@ -25,6 +25,7 @@ RUN npm run build \
 
 FROM ${NODE_IMAGE} AS runtime
 ENV NODE_ENV=production \
+    HOST=0.0.0.0 \
     PORT=4000 \
     SQLITE_PATH=/app/data/songs.db
 WORKDIR /app

@@ -43,7 +43,10 @@ export interface Config {
    */
   jwtSecretFile?: string;
   jwtExpiresIn: string;
-  admin?: { username: string; password: string };
+  /** The ADMIN to create on first start; with no password, one is generated and shown once. */
+  admin?: { username: string; password?: string };
+  /** SERVICE_TIME_ZONE was not set: UTC is used, and the startup log says how to choose. */
+  serviceTimeZoneDefaulted: boolean;
   serviceTimeZone: string;
   corsOrigins: string[] | '*';
   /** Apollo Sandbox page and introspection; off in production unless GRAPHQL_INTROSPECTION=true. */
@@ -91,7 +94,9 @@ const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' |
 
 const Env = z.object({
   PORT: int(0, 65535).default(4000),
-  HOST: z.string().min(1).default('0.0.0.0'),
+  // Loopback unless told otherwise: a first start on a laptop is not on the network. The
+  // container image sets HOST=0.0.0.0 itself.
+  HOST: z.string().min(1).default('127.0.0.1'),
   NODE_ENV: z.string().optional(),
   STORE: z.enum(['sqlite', 'neo4j'], { error: "must be 'sqlite' or 'neo4j'" }).default('sqlite'),
   SQLITE_PATH: z.string().min(1).default('./data/songs.db'),
@@ -213,9 +218,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     problems.push('JWT_SECRET is required when NODE_ENV=production (at least 32 characters)');
   }
   if (e.STORE === 'neo4j' && !e.NEO4J_URI) problems.push('NEO4J_URI is required when STORE=neo4j');
-  if (Boolean(e.ADMIN_USERNAME) !== Boolean(e.ADMIN_PASSWORD)) {
-    problems.push('ADMIN_USERNAME and ADMIN_PASSWORD must be set together');
-  }
+  if (e.ADMIN_PASSWORD && !e.ADMIN_USERNAME) problems.push('ADMIN_PASSWORD needs ADMIN_USERNAME (the account it is for)');
   // A weight above the budget would refuse every such request.
   for (const name of ['RATE_LIMIT_ANALYTICS_WEIGHT', 'RATE_LIMIT_CSV_WEIGHT'] as const) {
     if (e.RATE_LIMIT === 'on' && e[name] > e.RATE_LIMIT_POINTS) problems.push(`${name} must not exceed RATE_LIMIT_POINTS`);
@@ -245,8 +248,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jwtSecretGenerated: !e.JWT_SECRET,
     jwtSecretFile: !e.JWT_SECRET && dataDir !== undefined ? path.join(dataDir, KEPT_SECRET_NAME) : undefined,
     jwtExpiresIn: e.JWT_EXPIRES_IN,
-    admin: e.ADMIN_USERNAME && e.ADMIN_PASSWORD ? { username: e.ADMIN_USERNAME, password: e.ADMIN_PASSWORD } : undefined,
+    admin: e.ADMIN_USERNAME ? { username: e.ADMIN_USERNAME, password: e.ADMIN_PASSWORD || undefined } : undefined,
     serviceTimeZone: e.SERVICE_TIME_ZONE,
+    serviceTimeZoneDefaulted: present.SERVICE_TIME_ZONE === undefined,
     corsOrigins: origins.length === 0 || origins.includes('*') ? '*' : origins,
     graphqlIntrospection: e.GRAPHQL_INTROSPECTION ?? !production,
     graphqlMaxDepth: e.GRAPHQL_MAX_DEPTH,

@@ -33,9 +33,30 @@ async function main() {
   const { INSIGHTS_PATH } = require('./explorers') as typeof import('./explorers');
   const server = await startServer(config, log);
   log.info(
-    { store: config.store, rest: `${server.url}/api/v1`, graphql: `${server.url}/graphql`, insights: `${server.url}${INSIGHTS_PATH}` },
+    {
+      store: config.store,
+      rest: `${server.url}/api/v1`,
+      graphql: `${server.url}/graphql`,
+      insights: `${server.url}${INSIGHTS_PATH}`,
+      timeZone: config.serviceTimeZone,
+    },
     `listening on ${server.url}`,
   );
+  if (config.serviceTimeZoneDefaulted) {
+    log.warn(
+      { timeZone: config.serviceTimeZone },
+      'SERVICE_TIME_ZONE is not set: service dates are read and reported in UTC, so an evening service ' +
+        'west of Greenwich is listed on the next day; set it to your IANA zone, e.g. SERVICE_TIME_ZONE=America/Chicago',
+    );
+  }
+  if (server.adminPassword) {
+    // Straight to the terminal, once: a password is never written to the structured log.
+    process.stderr.write(
+      `\nCreated the ADMIN user '${config.admin!.username}' with a generated password, shown only this once:\n\n` +
+        `    ${server.adminPassword}\n\n` +
+        `Log in with it; change it with: npm run user -- reset-password --username ${config.admin!.username}\n\n`,
+    );
+  }
 
   let stopping = false;
   const stop = async (signal: string) => {

@@ -12,6 +12,8 @@ import type { Store } from './store/types';
 export interface RunningServer {
   url: string;
   store: Store;
+  /** The password generated for the ADMIN this start created (ADMIN_USERNAME without ADMIN_PASSWORD), to show once. */
+  adminPassword?: string;
   /**
    * Graceful stop: /readyz turns 503 and the listener closes at once; requests in flight get up
    * to `config.shutdownTimeoutSeconds` to finish; then the store is closed.
@@ -23,7 +25,7 @@ export interface RunningServer {
 export async function startServer(config: Config, log: Logger, store?: Store): Promise<RunningServer> {
   const db = store ?? (await createStore(config, log));
   try {
-    if (config.admin) await ensureAdmin(db, config.admin, log);
+    const { generatedPassword } = config.admin ? await ensureAdmin(db, config.admin, log) : {};
     const app = await createApp(config, db, log);
     const server = http.createServer(app.express);
     await new Promise<void>((resolve, reject) => {
@@ -40,6 +42,7 @@ export async function startServer(config: Config, log: Logger, store?: Store): P
     return {
       url: `http://${host}:${port}`,
       store: db,
+      adminPassword: generatedPassword,
       close: () =>
         (closing ??= (async () => {
           app.lifecycle.beginDrain();

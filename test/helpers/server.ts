@@ -33,6 +33,8 @@ export interface TestServer {
   store: Store;
   /** Configuration variables that point a CLI run as its own process at this server's store. */
   storeEnv: Record<string, string>;
+  /** The password this start generated for ADMIN_USERNAME (started with ADMIN_PASSWORD empty), as the terminal showed it. */
+  adminPassword?: string;
   /** A REST call relative to /api/v1. */
   api<T = any>(method: string, path: string, opts?: CallOptions): Promise<Reply<T>>;
   /** A GraphQL POST to /graphql. */
@@ -109,6 +111,7 @@ export async function startTestServer(
   let closing: Promise<void> | undefined;
   const self: TestServer = {
     url: server.url,
+    adminPassword: server.adminPassword,
     dbPath,
     store: server.store,
     storeEnv: storeEnv(dbPath),

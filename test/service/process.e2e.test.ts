@@ -76,12 +76,12 @@ describe('a server process on one database, started twice', () => {
 
     const records = logRecords(r.output.stdout);
     const messages = records.map((rec) => rec.msg);
-    expect(messages).toContain(`listening on http://localhost:${port}`);
+    expect(messages).toContain(`listening on http://127.0.0.1:${port}`);
     // Where to point a browser is in the startup line.
-    expect(records.find((rec) => rec.msg === `listening on http://localhost:${port}`)).toMatchObject({
-      insights: `http://localhost:${port}/insights`,
-      rest: `http://localhost:${port}/api/v1`,
-      graphql: `http://localhost:${port}/graphql`,
+    expect(records.find((rec) => rec.msg === `listening on http://127.0.0.1:${port}`)).toMatchObject({
+      insights: `http://127.0.0.1:${port}/insights`,
+      rest: `http://127.0.0.1:${port}/api/v1`,
+      graphql: `http://127.0.0.1:${port}/graphql`,
     });
     expect(messages).toContain('created the ADMIN user from ADMIN_USERNAME');
     expect(messages).toContain('shutting down');
@@ -174,6 +174,7 @@ describe('startup refuses bad configuration with one clear line', () => {
     ['a JWT_SECRET under 32 characters', { JWT_SECRET: SHORT_SECRET }, /\bJWT_SECRET\b.*32/, SHORT_SECRET],
     ['NODE_ENV=production without JWT_SECRET', { NODE_ENV: 'production' }, /\bJWT_SECRET\b.*NODE_ENV=production/, null],
     ['an ADMIN_PASSWORD that is too short', { ADMIN_USERNAME: 'root-admin', ADMIN_PASSWORD: 'tiny7' }, /ADMIN_PASSWORD/, 'tiny7'],
+    ['an ADMIN_PASSWORD for no ADMIN_USERNAME', { ADMIN_PASSWORD: 'long-enough-password' }, /ADMIN_PASSWORD needs ADMIN_USERNAME/, 'long-enough-password'],
   ];
 
   test.each(cases)('%s', async (_label, env, names, secret) => {

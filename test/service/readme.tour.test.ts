@@ -68,7 +68,9 @@ beforeAll(async () => {
   const dbPath = tempDbPath();
   const seeded = await runScript('src/cli/seed.ts', [], { SQLITE_PATH: dbPath, LOG_LEVEL: 'silent', SEED_TODAY: day! });
   expect(seeded.code).toBe(0);
-  s = await startTestServer({ SQLITE_PATH: dbPath, ...quickStartEnv() });
+  // The quick start's account, its password generated (none in the environment) as a first start does.
+  s = await startTestServer({ SQLITE_PATH: dbPath, ADMIN_PASSWORD: '', ...quickStartEnv() });
+  expect(s.adminPassword).toMatch(/^[\w-]{20}$/);
 }, 60_000);
 afterAll(() => s?.close());
 
@@ -79,10 +81,11 @@ test('every command of "Try it" prints what the README shows', async () => {
   const env: Record<string, string> = {};
   let lastOutput = '';
   for (const { command, expected } of steps) {
-    // `TOKEN=eyJ...` stands for pasting the token the login above printed.
+    // `PASSWORD=...` stands for pasting the password the first start printed, `TOKEN=eyJ...` the
+    // token the login above printed.
     const assignment = /^([A-Z_]+)=\S+$/.exec(command);
     if (assignment) {
-      env[assignment[1]] = JSON.parse(lastOutput).token;
+      env[assignment[1]] = assignment[1] === 'PASSWORD' ? s.adminPassword! : JSON.parse(lastOutput).token;
       continue;
     }
     const output = (await sh(command.replaceAll('localhost:4000', `127.0.0.1:${port}`), env)).replace(/\r\n/g, '\n');

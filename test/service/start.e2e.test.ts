@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { freePort } from '../helpers/process';
 import { tempDbPath } from '../helpers/server';
@@ -65,9 +66,16 @@ const alive = (pid: number) => {
   return stat !== undefined && stat.state !== 'Z';
 };
 
-const portOpen = (port: number) =>
+/** This machine's IPv4 addresses other than loopback. */
+const externalAddresses = () =>
+  Object.values(os.networkInterfaces())
+    .flat()
+    .filter((a) => a && a.family === 'IPv4' && !a.internal)
+    .map((a) => a!.address);
+
+const portOpen = (port: number, host = '127.0.0.1') =>
   new Promise<boolean>((resolve) => {
-    const socket = net.connect(port, '127.0.0.1');
+    const socket = net.connect(port, host);
     socket.once('connect', () => {
       socket.destroy();
       resolve(true);
@@ -113,6 +121,22 @@ linux('SIGTERM to the documented start command stops the service and leaves no p
     );
     below = descendants(child.pid!);
     expect(below.length).toBeGreaterThan(0);
+
+    // A first start as the README has it: loopback only, the time zone named, the ADMIN's
+    // generated password shown once on the terminal and never in the log.
+    expect(output).toContain(`"msg":"listening on http://127.0.0.1:${port}"`);
+    for (const address of externalAddresses()) expect([address, await portOpen(port, address)]).toEqual([address, false]);
+    expect(output).toContain('"msg":"SERVICE_TIME_ZONE is not set: service dates are read and reported in UTC');
+    const shown = /Created the ADMIN user 'admin' with a generated password, shown only this once:\n\n {4}(\S+)\n/.exec(output);
+    expect(shown).not.toBeNull();
+    const logged = output.split('\n').filter((l) => l.startsWith('{'));
+    expect(logged.some((l) => l.includes(shown![1]))).toBe(false);
+    const login = await fetch(`http://127.0.0.1:${port}/api/v1/users/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'admin', password: shown![1] }),
+    });
+    expect(login.status).toBe(200);
 
     process.kill(child.pid!, 'SIGTERM');
     let timer: NodeJS.Timeout | undefined;
