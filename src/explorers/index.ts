@@ -18,6 +18,7 @@ export const INDEX = {
     openapi: '/api/v1/openapi.json',
     graphql: '/graphql',
     graphiql: GRAPHIQL_PATH,
+    insights: INSIGHTS_PATH,
     health: '/healthz',
     ready: '/readyz',
   },
@@ -68,7 +69,7 @@ function explorerRouter(limit: express.RequestHandler, pageHtml: string, own: Re
   return router;
 }
 
-const HOME_PAGE = homePage('Worship records', INDEX.description, { ...INDEX.links, insights: INSIGHTS_PATH });
+const HOME_PAGE = homePage('Worship records', INDEX.description, INDEX.links);
 
 /**
  * Swagger UI for the OpenAPI document and GraphiQL for /graphql, both served from npm packages

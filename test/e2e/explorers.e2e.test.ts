@@ -20,6 +20,7 @@ test.each(['/', '/api/v1', '/api/v1/'])('%s answers a JSON index of every entry 
     openapi: '/api/v1/openapi.json',
     graphql: '/graphql',
     graphiql: '/graphiql',
+    insights: '/insights',
     health: '/healthz',
     ready: '/readyz',
   });
@@ -39,6 +40,7 @@ describe('GET / by content negotiation', () => {
       openapi: '/api/v1/openapi.json',
       graphql: '/graphql',
       graphiql: '/graphiql',
+      insights: '/insights',
       health: '/healthz',
       ready: '/readyz',
     },
