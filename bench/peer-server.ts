@@ -93,6 +93,7 @@ async function main() {
     tokens,
     loginLimiter: LoginLimiter.in(memoryLimiterStore(), config.loginMaxFailures, config.loginWindowSeconds),
     serviceTimeZone: config.serviceTimeZone,
+    serviceTimes: config.serviceTimes,
     log,
   };
   const schema = buildSchema();

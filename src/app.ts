@@ -46,6 +46,7 @@ export async function createApp(config: Config, rawStore: Store, log: Logger): P
     tokens,
     loginLimiter: LoginLimiter.in(limits, config.loginMaxFailures, config.loginWindowSeconds, observability.loginEvents),
     serviceTimeZone: config.serviceTimeZone,
+    serviceTimes: config.serviceTimes,
     log,
   };
   // Request rate limits per client (docs/API.md, Rate limits), counted where the login limits

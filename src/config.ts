@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { DEFAULT_SERVICE_TIMES, type ServiceTimes } from './domain/dates';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Info } from 'luxon';
@@ -48,6 +49,8 @@ export interface Config {
   /** SERVICE_TIME_ZONE was not set: UTC is used, and the startup log says how to choose. */
   serviceTimeZoneDefaulted: boolean;
   serviceTimeZone: string;
+  /** Each service type's usual local time, for a service date given as a day alone (SERVICE_TIMES). */
+  serviceTimes: ServiceTimes;
   corsOrigins: string[] | '*';
   /** Apollo Sandbox page and introspection; off in production unless GRAPHQL_INTROSPECTION=true. */
   graphqlIntrospection: boolean;
@@ -122,6 +125,14 @@ const Env = z.object({
     .string()
     .refine((zone) => Info.isValidIANAZone(zone), 'must be an IANA time zone such as Europe/London')
     .default('UTC'),
+  // `SUN_AM=10:30,WED=19:30`: the types named replace their defaults (DEFAULT_SERVICE_TIMES).
+  SERVICE_TIMES: z
+    .string()
+    .regex(
+      /^(?:SUN_AM|SUN_PM|WED)=(?:[01][0-9]|2[0-3]):[0-5][0-9](?:,(?:SUN_AM|SUN_PM|WED)=(?:[01][0-9]|2[0-3]):[0-5][0-9])*$/,
+      'must list TYPE=HH:mm for SUN_AM, SUN_PM or WED, separated by commas, e.g. SUN_AM=10:30,WED=19:00',
+    )
+    .optional(),
   CORS_ORIGINS: z.string().default('*'),
   GRAPHQL_INTROSPECTION: bool.optional(),
   GRAPHQL_MAX_DEPTH: int(1, 100).default(10),
@@ -251,6 +262,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     admin: e.ADMIN_USERNAME ? { username: e.ADMIN_USERNAME, password: e.ADMIN_PASSWORD || undefined } : undefined,
     serviceTimeZone: e.SERVICE_TIME_ZONE,
     serviceTimeZoneDefaulted: present.SERVICE_TIME_ZONE === undefined,
+    serviceTimes: {
+      ...DEFAULT_SERVICE_TIMES,
+      ...Object.fromEntries((e.SERVICE_TIMES?.split(',') ?? []).map((entry) => entry.split('='))),
+    },
     corsOrigins: origins.length === 0 || origins.includes('*') ? '*' : origins,
     graphqlIntrospection: e.GRAPHQL_INTROSPECTION ?? !production,
     graphqlMaxDepth: e.GRAPHQL_MAX_DEPTH,

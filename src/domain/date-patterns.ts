@@ -37,5 +37,9 @@ export const DAY_PATTERN = exact(calendarDate(ANY_YEAR, ANY_LEAP_YEAR));
 export const DATE_TIME_PATTERN = exact(`${calendarDate(ANY_YEAR, ANY_LEAP_YEAR)}${TIME}${OFFSET}`);
 /** An ISO-8601 date-time of a service date in a request body: its calendar date in 1900–2200. */
 export const SERVICE_DATE_TIME_PATTERN = exact(`${calendarDate(SERVICE_YEAR, SERVICE_LEAP_YEAR)}${TIME}${OFFSET}`);
+/** A service date given as a calendar day alone (1900–2200): the service's usual time is filled in. */
+export const SERVICE_DAY_PATTERN = exact(calendarDate(SERVICE_YEAR, SERVICE_LEAP_YEAR));
+/** A service date's text forms in a request body: a calendar day, or a date-time naming an instant. */
+export const SERVICE_DATE_TEXT_PATTERN = exact(`${calendarDate(SERVICE_YEAR, SERVICE_LEAP_YEAR)}(?:${TIME}${OFFSET})?`);
 /** What a date in a path or query parameter may be: epoch ms, a day, or a date-time. */
 export const BOUND_PATTERN = exact(`(?:${EPOCH_MS}|${calendarDate(ANY_YEAR, ANY_LEAP_YEAR)}(?:${TIME}${OFFSET})?)`);

@@ -1,6 +1,7 @@
 import { DateTime } from 'luxon';
 import type { DateRange } from '../store/types';
-import { DAY_PATTERN, EPOCH_MS_PATTERN, SERVICE_DATE_TIME_PATTERN } from './date-patterns';
+import type { ServiceType } from '../generated/graphql';
+import { DAY_PATTERN, EPOCH_MS_PATTERN, SERVICE_DATE_TIME_PATTERN, SERVICE_DAY_PATTERN } from './date-patterns';
 import { parseIsoDateTime } from './iso8601';
 
 /**
@@ -15,8 +16,42 @@ export const MAX_MS = Date.UTC(2201, 0, 1) - 1 + 12 * 3_600_000;
 const EPOCH_MS = new RegExp(EPOCH_MS_PATTERN);
 const DAY = new RegExp(DAY_PATTERN);
 const SERVICE_DATE_TIME = new RegExp(SERVICE_DATE_TIME_PATTERN);
+const SERVICE_DAY = new RegExp(SERVICE_DAY_PATTERN);
 
 export class DateFormatError extends Error {}
+
+/**
+ * A service date given as a calendar day alone (`2026-11-29`): which instant it is depends on the
+ * service's type (its usual time, SERVICE_TIMES) and SERVICE_TIME_ZONE, so it is carried as the
+ * day until both are known (`serviceInstant`). A plain object, not a class: graphql-jit copies
+ * argument values, which would lose a prototype.
+ */
+export interface ServiceDay {
+  readonly serviceDay: string;
+}
+export const isServiceDay = (value: unknown): value is ServiceDay =>
+  typeof value === 'object' && value !== null && typeof (value as ServiceDay).serviceDay === 'string';
+
+/** A service's usual local time of day by type (SERVICE_TIMES), as `HH:mm`. */
+export type ServiceTimes = Readonly<Record<ServiceType, string>>;
+export const DEFAULT_SERVICE_TIMES: ServiceTimes = { SUN_AM: '10:30', SUN_PM: '18:00', WED: '19:00' };
+
+/** A service date as given on input: epoch ms or a date-time (`parseTimestamp`), or a calendar day alone. */
+export function parseServiceDate(value: unknown): number | ServiceDay {
+  // Already read (graphql-jit coerces a variable the REST facade read once more).
+  if (isServiceDay(value)) return value;
+  if (typeof value === 'string' && SERVICE_DAY.test(value)) return { serviceDay: value };
+  return parseTimestamp(value);
+}
+
+/** The instant of a service date: a day alone at its type's usual time in `zone`. */
+export function serviceInstant(date: number | ServiceDay, type: ServiceType, zone: string, times: ServiceTimes): number {
+  if (!isServiceDay(date)) return date;
+  const at = DateTime.fromISO(`${date.serviceDay}T${times[type]}`, { zone });
+  // A time the clocks skip that day (a spring-forward gap) moves forward, as luxon does.
+  if (!at.isValid) throw new DateFormatError(`'${date.serviceDay}' is not a calendar date`);
+  return inRange(at.toMillis());
+}
 
 function inRange(ms: number): number {
   if (ms < MIN_MS || ms > MAX_MS) throw new DateFormatError('must be in the years 1900 to 2200');

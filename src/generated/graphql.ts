@@ -1,3 +1,4 @@
+import type { ServiceDay } from '../domain/dates';
 import type { GraphQLResolveInfo, GraphQLScalarType, GraphQLScalarTypeConfig } from 'graphql';
 import type { SongRecord, ServiceRecord, SetlistEntryRecord, UserRecord } from '../store/types';
 import type { SongUsageRecord } from '../store/analytics-types';
@@ -20,9 +21,10 @@ export type Scalars = {
   Float: { input: number; output: number; }
   /**
    * An instant as milliseconds since the Unix epoch, a JSON number on output. Input also accepts an
-   * ISO-8601 date-time string with `Z` or an explicit offset. Years 1900-2200.
+   * ISO-8601 date-time string with `Z` or an explicit offset, or a calendar day alone (`2026-11-29`),
+   * which a service takes at its type's usual time (SERVICE_TIMES) in SERVICE_TIME_ZONE. Years 1900-2200.
    */
-  Timestamp: { input: number; output: number; }
+  Timestamp: { input: number | ServiceDay; output: number; }
 };
 
 /** Performances of one artist's songs. */

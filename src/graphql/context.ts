@@ -1,4 +1,5 @@
 import type { Request, Response } from 'express';
+import type { ServiceTimes } from '../domain/dates';
 import type { Logger } from 'pino';
 import type { LoginLimiter } from '../auth/login-limiter';
 import type { TokenService } from '../auth/tokens';
@@ -17,6 +18,8 @@ export interface AppDependencies {
   tokens: TokenService;
   loginLimiter: LoginLimiter;
   serviceTimeZone: string;
+  /** Each service type's usual local time (SERVICE_TIMES), for a service date given as a day alone. */
+  serviceTimes: ServiceTimes;
   log: Logger;
 }
 
@@ -57,6 +60,7 @@ class RequestContext implements GraphQLContext {
   readonly tokens: TokenService;
   readonly loginLimiter: LoginLimiter;
   readonly serviceTimeZone: string;
+  readonly serviceTimes: ServiceTimes;
   readonly log: Logger;
   readonly viewer: Viewer;
   readonly totalCounts = new Map<string, number>();
@@ -71,6 +75,7 @@ class RequestContext implements GraphQLContext {
     this.tokens = deps.tokens;
     this.loginLimiter = deps.loginLimiter;
     this.serviceTimeZone = deps.serviceTimeZone;
+    this.serviceTimes = deps.serviceTimes;
     this.log = deps.log;
     this.viewer = new Viewer(info.credentials ?? new Credentials(info.authorization, deps.tokens), deps.store);
     this.scope = info.scope;

@@ -1,9 +1,9 @@
 import { GraphQLError, GraphQLScalarType, Kind } from 'graphql';
-import { DateFormatError, parseTimestamp } from '../domain/dates';
+import { DateFormatError, parseServiceDate, type ServiceDay } from '../domain/dates';
 
-function parse(value: unknown): number {
+function parse(value: unknown): number | ServiceDay {
   try {
-    return parseTimestamp(value);
+    return parseServiceDate(value);
   } catch (err) {
     // A GraphQLError is the client's mistake to graphql-js and reaches the client as a 400 with this
     // message; any other error would be taken for a bug and masked as INTERNAL.
@@ -12,8 +12,11 @@ function parse(value: unknown): number {
   }
 }
 
-/** Epoch milliseconds out; epoch ms or an ISO-8601 date-time with Z or offset in. */
-export const Timestamp = new GraphQLScalarType<number, number>({
+/**
+ * Epoch milliseconds out; epoch ms, an ISO-8601 date-time with Z or offset, or a calendar day
+ * alone in (a ServiceDay, which the service mutations place at the type's usual time).
+ */
+export const Timestamp = new GraphQLScalarType<number | ServiceDay, number>({
   name: 'Timestamp',
   serialize: (value) => {
     if (typeof value !== 'number' || !Number.isSafeInteger(value)) {

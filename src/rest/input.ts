@@ -30,7 +30,7 @@ function describe(type: GraphQLInputType): string {
     case 'Boolean':
       return 'a boolean';
     case 'Timestamp':
-      return 'epoch milliseconds or a valid ISO-8601 date-time with Z or an offset from -12:00 to +14:00, in the years 1900 to 2200';
+      return 'epoch milliseconds, a valid ISO-8601 date-time with Z or an offset from -12:00 to +14:00, or a calendar day YYYY-MM-DD, in the years 1900 to 2200';
     default:
       return `a ${named.name}`;
   }

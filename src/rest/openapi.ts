@@ -2,7 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { z } from 'zod';
 import { GraphQLNonNull, isNonNullType, type GraphQLSchema } from 'graphql';
 import { ERROR_STATUS } from '../errors';
-import { BOUND_PATTERN, SERVICE_DATE_TIME_PATTERN } from '../domain/date-patterns';
+import { BOUND_PATTERN, SERVICE_DATE_TEXT_PATTERN } from '../domain/date-patterns';
 import { MAX_MS, MIN_MS } from '../domain/dates';
 import { INT_MAX, MAX_PAGE } from '../domain/validation';
 import { accessOf } from '../graphql/permissions';
@@ -177,7 +177,7 @@ function describeParameters(op: Operation): void {
 }
 
 /**
- * What a body's Timestamp accepts (src/graphql/scalars.ts): epoch ms or an ISO-8601 date-time. The
+ * What a body's Timestamp accepts (src/graphql/scalars.ts): epoch ms, an ISO-8601 date-time or a day. The
  * scalar has one schema in SOFA, the answers' integer, with which a generated client refused the
  * date-time form docs/API.md documents.
  */
@@ -185,9 +185,10 @@ const TIMESTAMP_IN = {
   oneOf: [
     // The years 1900 to 2200, as parseTimestamp checks them.
     { ...TIMESTAMP_JSON, minimum: MIN_MS, maximum: MAX_MS },
-    { type: 'string', pattern: SERVICE_DATE_TIME_PATTERN },
+    { type: 'string', pattern: SERVICE_DATE_TEXT_PATTERN },
   ],
-  description: 'Epoch milliseconds, or an ISO-8601 date-time with `Z` or an offset (its calendar date in 1900–2200)',
+  description:
+    "Epoch milliseconds, an ISO-8601 date-time with `Z` or an offset, or a calendar day alone (`2026-11-29`, at the service type's usual time in the service's time zone); its calendar date in 1900–2200",
 };
 
 /**

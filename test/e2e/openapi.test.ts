@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { buildSchema as fromSdl } from 'graphql';
 import OpenAPIClientAxios from 'openapi-client-axios';
 import { z } from 'zod';
-import { BOUND_PATTERN, SERVICE_DATE_TIME_PATTERN } from '../../src/domain/date-patterns';
+import { BOUND_PATTERN, SERVICE_DATE_TEXT_PATTERN } from '../../src/domain/date-patterns';
 import { MAX_MS, MIN_MS } from '../../src/domain/dates';
 import { SETLIST_MAX_SONGS } from '../../src/domain/setlist';
 import { INT_MAX, rules } from '../../src/domain/validation';
@@ -103,7 +103,7 @@ describe('operations', () => {
         method,
         [
           { type: 'integer', format: 'int64', minimum: MIN_MS, maximum: MAX_MS },
-          { type: 'string', pattern: SERVICE_DATE_TIME_PATTERN },
+          { type: 'string', pattern: SERVICE_DATE_TEXT_PATTERN },
         ],
       ]);
     }

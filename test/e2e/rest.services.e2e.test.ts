@@ -103,7 +103,8 @@ describe('POST /services', () => {
       ['both missing', {}, ['date', 'serviceType']],
       ['date missing', { serviceType: 'SUN_AM' }, ['date']],
       ['serviceType missing', { date: ok.date }, ['serviceType']],
-      ['a date-only string', { ...ok, date: '2024-01-07' }, ['date']],
+      ['a day that is not a calendar date', { ...ok, date: '2024-02-30' }, ['date']],
+      ['a day outside 1900-2200', { ...ok, date: '2201-01-07' }, ['date']],
       ['a date-time without offset', { ...ok, date: '2024-01-07T10:30:00' }, ['date']],
       ['a date-time with milliseconds but no offset', { ...ok, date: '2024-01-07T10:30:00.000' }, ['date']],
       ['an impossible calendar date', { ...ok, date: '2024-02-30T10:00:00Z' }, ['date']],
@@ -126,7 +127,7 @@ describe('POST /services', () => {
       ['serviceType empty', { ...ok, serviceType: '' }, ['serviceType']],
       ['serviceType a number', { ...ok, serviceType: 1 }, ['serviceType']],
       ['serviceType null', { ...ok, serviceType: null }, ['serviceType']],
-      ['both bad', { date: '2024-01-07', serviceType: 'sun_pm' }, ['date', 'serviceType']],
+      ['both bad', { date: '2024-01-7', serviceType: 'sun_pm' }, ['date', 'serviceType']],
     ];
 
     test.each(cases)('%s', async (_label, body, fields) => {
@@ -224,7 +225,7 @@ describe('PUT /services/<serviceId>: merge', () => {
 
   describe('validation: 400 VALIDATION_FAILED naming each bad field, and the service is unchanged', () => {
     const cases: [string, unknown, string[]][] = [
-      ['a date-only string', { date: '2024-04-07' }, ['date']],
+      ['a day with one digit', { date: '2024-4-07' }, ['date']],
       ['a date-time without offset', { date: '2024-04-07T10:00:00' }, ['date']],
       ['a year out of range', { date: '2201-01-01T00:00:00Z' }, ['date']],
       ['null date', { date: null }, ['date']],

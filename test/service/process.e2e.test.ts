@@ -174,6 +174,7 @@ describe('startup refuses bad configuration with one clear line', () => {
     ['a JWT_SECRET under 32 characters', { JWT_SECRET: SHORT_SECRET }, /\bJWT_SECRET\b.*32/, SHORT_SECRET],
     ['NODE_ENV=production without JWT_SECRET', { NODE_ENV: 'production' }, /\bJWT_SECRET\b.*NODE_ENV=production/, null],
     ['an ADMIN_PASSWORD that is too short', { ADMIN_USERNAME: 'root-admin', ADMIN_PASSWORD: 'tiny7' }, /ADMIN_PASSWORD/, 'tiny7'],
+    ['a SERVICE_TIMES entry that is no time of day', { SERVICE_TIMES: 'SUN_AM=25:00' }, /\bSERVICE_TIMES\b.*TYPE=HH:mm/, null],
     ['an ADMIN_PASSWORD for no ADMIN_USERNAME', { ADMIN_PASSWORD: 'long-enough-password' }, /ADMIN_PASSWORD needs ADMIN_USERNAME/, 'long-enough-password'],
   ];
 

@@ -6,8 +6,15 @@
  */
 import fc from 'fast-check';
 import { DateTime } from 'luxon';
-import { BOUND_PATTERN, DATE_TIME_PATTERN, DAY_PATTERN, EPOCH_MS_PATTERN, SERVICE_DATE_TIME_PATTERN } from '../../src/domain/date-patterns';
-import { parseBound, parseTimestamp } from '../../src/domain/dates';
+import {
+  BOUND_PATTERN,
+  DATE_TIME_PATTERN,
+  DAY_PATTERN,
+  EPOCH_MS_PATTERN,
+  SERVICE_DATE_TEXT_PATTERN,
+  SERVICE_DATE_TIME_PATTERN,
+} from '../../src/domain/date-patterns';
+import { parseBound, parseServiceDate, parseTimestamp } from '../../src/domain/dates';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 3000);
 const pad = (n: number, w: number) => String(n).padStart(w, '0');
@@ -110,6 +117,25 @@ test('a body date string parseTimestamp reads is one SERVICE_DATE_TIME_PATTERN m
       }
       const expected = realDay(d) && realTime(t) && d.year >= 1900 && d.year <= 2200;
       expect([text, read, matches(SERVICE_DATE_TIME_PATTERN, text)]).toEqual([text, expected, expected]);
+    }),
+    { numRuns: RUNS },
+  );
+});
+
+test('a body date string parseServiceDate reads (a date-time or a day alone) is one SERVICE_DATE_TEXT_PATTERN matches', () => {
+  fc.assert(
+    fc.property(dayParts, fc.option(timeParts), (d, t) => {
+      const text = `${dayText(d)}${t ? timeText(t) : ''}`;
+      let read: unknown;
+      try {
+        read = parseServiceDate(text);
+      } catch {
+        read = undefined;
+      }
+      const expected = realDay(d) && (t === null || realTime(t)) && d.year >= 1900 && d.year <= 2200;
+      expect([text, read !== undefined, matches(SERVICE_DATE_TEXT_PATTERN, text)]).toEqual([text, expected, expected]);
+      // A day alone is carried as the day, for the service type's usual time.
+      if (expected && t === null) expect(read).toEqual({ serviceDay: text });
     }),
     { numRuns: RUNS },
   );

@@ -1,9 +1,9 @@
 import { songsPageAsked } from '../lookahead';
-import { afterRange, beforeRange, betweenRange, DateFormatError, parseBound } from '../../domain/dates';
+import { afterRange, beforeRange, betweenRange, DateFormatError, isServiceDay, parseBound, serviceInstant, type ServiceDay } from '../../domain/dates';
 import { assertId, rules, validate } from '../../domain/validation';
 import { SETLIST_MAX_SONGS } from '../../domain/setlist';
 import { AppError, notFound, validationFailed } from '../../errors';
-import type { Resolvers } from '../../generated/graphql';
+import type { Resolvers, ServiceType } from '../../generated/graphql';
 import type { DateRange, LinkSongResult, ServiceRecord } from '../../store/types';
 import type { GraphQLContext } from '../context';
 import { connection, itemsOf, pageOf } from './paging';
@@ -40,6 +40,16 @@ function freshSetlist(ctx: GraphQLContext, serviceId: number) {
   return ctx.loaders.setlist.clear(serviceId).load(serviceId);
 }
 
+
+/** A service date as the store keeps it: a day alone at the type's usual time in the service zone. */
+function instantOf(date: number | ServiceDay, type: ServiceType, ctx: GraphQLContext): number {
+  try {
+    return serviceInstant(date, type, ctx.serviceTimeZone, ctx.serviceTimes);
+  } catch (err) {
+    if (err instanceof DateFormatError) throw validationFailed([{ field: 'date', message: err.message }]);
+    throw err;
+  }
+}
 export const serviceResolvers: Resolvers = {
   Query: {
     services: async (_, args, ctx, info) =>
@@ -84,15 +94,24 @@ export const serviceResolvers: Resolvers = {
     },
   },
   Mutation: {
-    // date and serviceType are checked by their GraphQL types (Timestamp, ServiceType).
-    createService: (_, args, ctx) => ctx.store.createService({ date: args.date, serviceType: args.serviceType }),
+    // date and serviceType are checked by their GraphQL types (Timestamp, ServiceType); a date
+    // given as a day alone takes the type's usual time (SERVICE_TIMES) in SERVICE_TIME_ZONE.
+    createService: (_, args, ctx) =>
+      ctx.store.createService({ date: instantOf(args.date, args.serviceType, ctx), serviceType: args.serviceType }),
     updateService: async (_, { id, date, serviceType }, ctx) => {
       if (date === null || serviceType === null) {
         throw new AppError('VALIDATION_FAILED', 'The request is not valid', {
           details: [{ field: date === null ? 'date' : 'serviceType', message: 'must not be null' }],
         });
       }
-      const service = await ctx.store.updateService(assertId(id), { date, serviceType });
+      let at: number | undefined;
+      if (isServiceDay(date)) {
+        // A day alone: at the usual time of the type it will have.
+        const type = serviceType ?? (await ctx.loaders.service.load(assertId(id)))?.serviceType;
+        if (!type) throw notFound('Service', id);
+        at = instantOf(date, type, ctx);
+      } else at = date;
+      const service = await ctx.store.updateService(assertId(id), { date: at, serviceType });
       if (!service) throw notFound('Service', id);
       ctx.loaders.service.clear(id).prime(id, service);
       return service;
