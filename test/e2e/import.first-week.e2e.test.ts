@@ -111,4 +111,28 @@ test('past setlists name songs by title, CCLI number or id; a title two songs sh
   const refused = await runScript('src/cli/import.ts', ['--services', csv], { ...server.storeEnv, SERVICE_TIME_ZONE: 'UTC' });
   expect(refused.code).toBe(1);
   expect(refused.stdout).toContain(`line 2: 'Cornerstone' is ambiguous: songs ${cornerstone.id}, ${twin.id}`);
+
+  // npm run songs -- duplicates lists them by the same rule.
+  const listed = await runScript('src/cli/songs.ts', ['duplicates'], server.storeEnv);
+  expect(listed.code).toBe(0);
+  expect(listed.stdout.split('\n')).toEqual([
+    '1 group of likely duplicates:',
+    "title 'cornerstone' (by title):",
+    `  song ${cornerstone.id}: 'Cornerstone' (${cornerstone.artists.join(', ')}) CCLI 6158927`,
+    `  song ${twin.id}: 'Cornerstone (Acoustic)' (Someone Else)`,
+    '',
+  ]);
+  expect((await runScript('src/cli/songs.ts', ['merge'], server.storeEnv)).code).toBe(2);
 });
+
+test('npm run songs -- duplicates on a catalogue without any', async () => {
+  const dbPath = tempDbPath();
+  await seedTestStore(dbPath, { SERVICE_TIME_ZONE: 'UTC' });
+  const fresh = await startTestServer({ SQLITE_PATH: dbPath });
+  try {
+    const listed = await runScript('src/cli/songs.ts', ['duplicates'], fresh.storeEnv);
+    expect({ code: listed.code, stdout: listed.stdout }).toEqual({ code: 0, stdout: 'no likely duplicates\n' });
+  } finally {
+    await fresh.close();
+  }
+}, 60_000);
