@@ -1,8 +1,10 @@
 import { keptJwtSecret } from './auth/kept-secret';
 import { ConfigError, loadConfig, type Config } from './config';
+import { loadEnvFile } from './env-file';
 import { createLogger } from './logger';
 
 async function main() {
+  const envFile = loadEnvFile();
   let config: Config;
   try {
     config = loadConfig();
@@ -14,6 +16,7 @@ async function main() {
     throw err;
   }
   const log = createLogger(config.logLevel);
+  if (envFile) log.info({ file: envFile }, `settings read from ${envFile} (the environment's own win)`);
   if (config.jwtSecretFile) {
     // Never the secret itself in the log: where it is, and whether it is new.
     const kept = keptJwtSecret(config.jwtSecretFile);

@@ -10,6 +10,7 @@
  * file is created readable by its owner only (0600): it holds password hashes. For Neo4j use
  * `neo4j-admin database dump` (see docs/operations.md).
  */
+import { loadEnvFile } from '../env-file';
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -113,5 +114,6 @@ export async function main(argv = process.argv.slice(2)): Promise<number> {
 }
 
 if (require.main === module) {
+  loadEnvFile();
   void main().then((code) => process.exit(code));
 }

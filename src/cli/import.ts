@@ -13,6 +13,7 @@
  * `Song 1`, `Song 2`, ...), each song by title, CCLI number or `id:N`. Writes to the configured store (STORE, SQLITE_PATH,
  * NEO4J_*), also while the service runs. docs/operations.md has the details.
  */
+import { loadEnvFile } from '../env-file';
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config';
@@ -127,5 +128,6 @@ export async function main(argv = process.argv.slice(2), env: NodeJS.ProcessEnv 
 }
 
 if (require.main === module) {
+  loadEnvFile();
   void main().then((code) => process.exit(code));
 }

@@ -9,6 +9,7 @@
  * run of this command: the steps run under the database's migration lock, once
  * (src/store/neo4j/migrations.ts). Prints what it ran; exit code 0, or 1 with one line on stderr.
  */
+import { loadEnvFile } from '../env-file';
 import { ConfigError, loadConfig } from '../config';
 import { createStore } from '../store';
 
@@ -33,6 +34,7 @@ export async function run(env: NodeJS.ProcessEnv, out: (line: string) => void): 
 }
 
 if (require.main === module) {
+  loadEnvFile();
   run(process.env, (line) => console.log(line)).then(
     () => process.exit(0),
     (err) => {

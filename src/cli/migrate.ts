@@ -14,6 +14,7 @@
  * visible to every user of the machine). Stop the API before migrating: Neo4j cannot export a
  * point-in-time copy while writes continue (the export then refuses rather than copy a torn state).
  */
+import { loadEnvFile } from '../env-file';
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -228,5 +229,6 @@ export async function main(argv = process.argv.slice(2)): Promise<number> {
 }
 
 if (require.main === module) {
+  loadEnvFile();
   void main().then((code) => process.exit(code));
 }

@@ -10,6 +10,7 @@
  *   npm run seed                        # into ./data/songs.db (or SQLITE_PATH / STORE=neo4j)
  *   SEED_TODAY=2026-11-26 npm run seed  # as if seeded that day: 2024-09-01 to 2026-11-25
  */
+import { loadEnvFile } from '../env-file';
 import { loadConfig } from '../config';
 import { createStore } from '../store';
 import type { ServiceType } from '../generated/graphql';
@@ -154,6 +155,7 @@ async function main() {
   }
 }
 
+loadEnvFile();
 main().catch((err) => {
   console.error(`Seeding failed: ${err instanceof Error ? err.message : String(err)}`);
   process.exit(1);

@@ -6,6 +6,7 @@
  *
  * It reads and lists; it changes nothing.
  */
+import { loadEnvFile } from '../env-file';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config';
 import { MATCH_REASON, SongMatcher, titleKey, type MatchableSong } from '../domain/song-match';
@@ -54,6 +55,7 @@ export async function run(argv: string[], out: (line: string) => void, env: Node
 }
 
 if (require.main === module) {
+  loadEnvFile();
   run(process.argv.slice(2), (line) => console.log(line)).then(
     () => process.exit(0),
     (err) => {

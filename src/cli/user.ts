@@ -10,6 +10,7 @@
  * Passwords come from the USER_PASSWORD environment variable or standard input (typed without
  * echo on a terminal, or piped), never from the command line, where `ps` and shell history see them.
  */
+import { loadEnvFile } from '../env-file';
 import { parseArgs } from 'node:util';
 import { hashPassword } from '../auth/passwords';
 import { ConfigError, loadConfig } from '../config';
@@ -125,6 +126,7 @@ export async function run(argv: string[], out: (line: string) => void): Promise<
 }
 
 if (require.main === module) {
+  loadEnvFile();
   run(process.argv.slice(2), (line) => console.log(line)).catch((err) => {
     const known = err instanceof UsageError || err instanceof ConfigError || err instanceof AppError;
     console.error(known ? describe(err) : `failed: ${describe(err)}`);

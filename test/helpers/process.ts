@@ -14,11 +14,11 @@ export interface Run {
 
 /**
  * Start `node -r tsx/cjs src/main.ts` with exactly `env` (plus PATH/HOME): nothing leaks in from
- * jest. `preload`: more modules to load first (`-r`).
+ * jest. `preload`: more modules to load first (`-r`); `cwd`: where it runs (a `.env` there is read).
  */
-export function run(env: Record<string, string>, preload: string[] = []): Run {
-  const child = spawn(process.execPath, ['-r', 'tsx/cjs', ...preload.flatMap((p) => ['-r', p]), 'src/main.ts'], {
-    cwd: ROOT,
+export function run(env: Record<string, string>, preload: string[] = [], cwd = ROOT): Run {
+  const child = spawn(process.execPath, ['-r', require.resolve('tsx/cjs'), ...preload.flatMap((p) => ['-r', p]), path.join(ROOT, 'src', 'main.ts')], {
+    cwd,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
