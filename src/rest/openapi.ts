@@ -1,7 +1,10 @@
 import { isDeepStrictEqual } from 'node:util';
 import { z } from 'zod';
 import { GraphQLNonNull, isNonNullType, type GraphQLSchema } from 'graphql';
-import { ERROR_STATUS } from '../errors';
+import { AppError, ERROR_STATUS, notFound, StoreUnavailableError, validationFailed } from '../errors';
+import { BODY_LIMIT } from '../http/body';
+import { rateLimited } from '../http/rate-limit';
+import { restError } from './errors';
 import { BOUND_PATTERN, SERVICE_DATE_TEXT_PATTERN } from '../domain/date-patterns';
 import { MAX_MS, MIN_MS } from '../domain/dates';
 import { INT_MAX, MAX_PAGE } from '../domain/validation';
@@ -80,30 +83,49 @@ function tagOf(route: RestRoute): string {
 }
 
 const json = (schema: unknown) => ({ 'application/json': { schema } });
-const errorBody = json({ $ref: '#/components/schemas/Error' });
+
+/**
+ * The Error body with one named example per error given, each exactly the body the service sends
+ * for it (`restError`), so that each status shows its own code and message.
+ */
+const errorBody = (...errors: AppError[]) => ({
+  'application/json': {
+    schema: { $ref: '#/components/schemas/Error' },
+    examples: Object.fromEntries(errors.map((e) => [e.code, { value: restError(e).body }])),
+  },
+});
 
 /** Reusable error answers: every status the REST layer gives, with its codes and headers. */
 const RESPONSES = {
   BadRequest: {
     description:
       '`BAD_REQUEST` (malformed JSON, a path or query parameter of the wrong form) or `VALIDATION_FAILED` (a value rule failed; `details` names each field)',
-    content: errorBody,
+    content: errorBody(
+      validationFailed([{ field: 'name', message: 'must not be empty' }]),
+      new AppError('BAD_REQUEST', 'The request body is not valid JSON'),
+    ),
   },
   Unauthenticated: {
     description: '`UNAUTHENTICATED`: the bearer token is missing, malformed, expired, wrongly signed or its user is gone',
     headers: { 'WWW-Authenticate': { $ref: '#/components/headers/WWWAuthenticate' } },
-    content: errorBody,
+    content: errorBody(new AppError('UNAUTHENTICATED', 'Authentication required: send Authorization: Bearer <token>')),
   },
-  Forbidden: { description: '`FORBIDDEN`: the token is valid but its user lacks the privilege', content: errorBody },
+  Forbidden: {
+    description: '`FORBIDDEN`: the token is valid but its user lacks the privilege',
+    content: errorBody(new AppError('FORBIDDEN', 'Not allowed')),
+  },
   NotFound: {
     description: '`NOT_FOUND`: a record named in the path does not exist (on an unlink, also: the song is not linked)',
-    content: errorBody,
+    content: errorBody(notFound('Song', 42)),
   },
   Conflict: {
     description: '`CONFLICT`: the username is taken (ignoring case), or the change would leave no ADMIN',
-    content: errorBody,
+    content: errorBody(new AppError('CONFLICT', "The username 'alice' is taken")),
   },
-  PayloadTooLarge: { description: '`PAYLOAD_TOO_LARGE`: the request body (on any method) is over 100 KiB', content: errorBody },
+  PayloadTooLarge: {
+    description: '`PAYLOAD_TOO_LARGE`: the request body (on any method) is over 100 KiB',
+    content: errorBody(new AppError('PAYLOAD_TOO_LARGE', `The request body is larger than ${BODY_LIMIT}`)),
+  },
   RateLimited: {
     description:
       '`RATE_LIMITED`: this client (its user, or its address when not signed in) has spent its request budget for the ' +
@@ -115,13 +137,16 @@ const RESPONSES = {
       'RateLimit-Remaining': { $ref: '#/components/headers/RateLimitRemaining' },
       'RateLimit-Reset': { $ref: '#/components/headers/RateLimitReset' },
     },
-    content: errorBody,
+    content: errorBody(rateLimited({ allowed: false, limit: 3000, remaining: 0, resetSeconds: 42 })),
   },
-  Internal: { description: '`INTERNAL`: a fault of the server; the message carries no internals', content: errorBody },
+  Internal: {
+    description: '`INTERNAL`: a fault of the server; the message carries no internals',
+    content: errorBody(new AppError('INTERNAL', 'Internal server error')),
+  },
   Unavailable: {
     description: '`UNAVAILABLE`: the database cannot be reached; try again after `Retry-After` seconds',
     headers: { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } },
-    content: errorBody,
+    content: errorBody(new StoreUnavailableError()),
   },
 };
 

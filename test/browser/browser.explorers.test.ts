@@ -77,6 +77,26 @@ describeWithBrowser('explorers in a real browser', (chromiumPath) => {
     expectClean();
   });
 
+  test('Swagger UI shows each error status with its own example: 404 NOT_FOUND, 429 RATE_LIMITED, 503 UNAVAILABLE', async () => {
+    const { page } = tab;
+    await page.goto(`${s.url}/api/v1/docs`, { waitUntil: 'networkidle0' });
+    const block = '#operations-songs-song';
+    await page.waitForSelector(`${block} .opblock-summary`);
+    await page.click(`${block} .opblock-summary`);
+    await page.waitForSelector(`${block} .responses-table tr.response`);
+    const shown = await page.$$eval(`${block} .responses-table tr.response`, (rows) =>
+      rows.map((row) => [row.getAttribute('data-code'), row.querySelector('.microlight, pre')?.textContent ?? '']),
+    );
+    const example = (status: string) => shown.find(([code]) => code === status)?.[1] ?? '';
+    expect(example('404')).toContain('"NOT_FOUND"');
+    expect(example('429')).toContain('"RATE_LIMITED"');
+    expect(example('429')).toContain('Too many requests');
+    expect(example('503')).toContain('"UNAVAILABLE"');
+    for (const status of ['429', '503']) expect([status, example(status).includes('NOT_FOUND')]).toEqual([status, false]);
+    await screenshot(page, 'swagger-ui-error-examples');
+    expectClean();
+  });
+
   /** Replace GraphiQL's query by typing, as a user would, run it, and wait for `expected`. */
   async function runInGraphiQL(query: string, expected: string): Promise<string> {
     const { page } = tab;

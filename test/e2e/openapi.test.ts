@@ -8,6 +8,7 @@ import OpenAPIClientAxios from 'openapi-client-axios';
 import { z } from 'zod';
 import { BOUND_PATTERN, SERVICE_DATE_TEXT_PATTERN } from '../../src/domain/date-patterns';
 import { MAX_MS, MIN_MS } from '../../src/domain/dates';
+import { ERROR_STATUS } from '../../src/errors';
 import { SETLIST_MAX_SONGS } from '../../src/domain/setlist';
 import { INT_MAX, rules } from '../../src/domain/validation';
 import { accessOf } from '../../src/graphql/permissions';
@@ -80,6 +81,30 @@ describe('operations', () => {
     expect(doc.components.responses.RateLimited.headers['Retry-After']).toBeDefined();
     expect(Object.keys(doc.components.responses.RateLimited.headers)).toEqual(['Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']);
     expect(doc.components.responses.Unauthenticated.headers['WWW-Authenticate']).toBeDefined();
+  });
+
+  test('each error status shows examples of its own codes, each a body the Error schema allows', () => {
+    const seen = new Set<string>();
+    for (const [name, response] of Object.entries<any>(doc.components.responses)) {
+      const { examples } = response.content['application/json'];
+      const codes = Object.values<any>(examples).map((e) => e.value.error.code);
+      expect([name, codes.length]).toEqual([name, expect.any(Number)]);
+      expect(codes.length).toBeGreaterThan(0);
+      // Every example of one response has that response's status, and no two responses share one.
+      const statuses = new Set(codes.map((c) => ERROR_STATUS[c as keyof typeof ERROR_STATUS]));
+      expect([name, statuses.size]).toEqual([name, 1]);
+      const key = JSON.stringify(Object.values(examples));
+      expect(seen.has(key)).toBe(false);
+      seen.add(key);
+      for (const e of Object.values<any>(examples)) {
+        expect(Object.keys(e.value)).toEqual(['error']);
+        expect(Object.keys(e.value.error).every((k) => ['code', 'message', 'details'].includes(k))).toBe(true);
+        expect(doc.components.schemas.Error.properties.error.properties.code.enum).toContain(e.value.error.code);
+      }
+    }
+    // Each operation's 429 and 503 point at those responses, not at a shared 404 example.
+    expect(Object.values<any>(doc.components.responses.RateLimited.content['application/json'].examples)[0].value.error.code).toBe('RATE_LIMITED');
+    expect(Object.values<any>(doc.components.responses.Unavailable.content['application/json'].examples)[0].value.error.code).toBe('UNAVAILABLE');
   });
 
   test('users document 409; creates document Location; lists document X-Total-Count', () => {
