@@ -36,6 +36,8 @@ COPY --from=build --chown=node:node /app/dist ./dist
 COPY --chown=node:node schema ./schema
 # The Insights page's HTML, scripts and styles (src/insights/index.ts: <app>/public/insights).
 COPY --chown=node:node public ./public
+# The Insights page's charting library, bundled by npm run codegen (src/insights/index.ts reads it).
+COPY --chown=node:node src/generated/echarts-insights.min.js ./src/generated/
 # The embedded store's directory: a volume, so the data outlives the container.
 RUN mkdir -p /app/data && chown node:node /app/data
 VOLUME /app/data

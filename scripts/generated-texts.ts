@@ -11,6 +11,7 @@
  *   declared parameters (the set `npm run lint:cypher` parses and the Neo4j run covers).
  * - src/generated/sqlite-statements.sql: every named SQL statement of the SQLite store.
  */
+import esbuild from 'esbuild';
 import fs from 'node:fs';
 import path from 'node:path';
 import { print } from 'graphql';
@@ -51,11 +52,41 @@ function sqliteStatements(): string {
   return `${HEADER('--', 'every named SQL statement of the SQLite store')}\n${parts.join('\n')}`;
 }
 
+/**
+ * The parts of ECharts the Insights page draws with (public/insights/assets/js/views.js: bar,
+ * line and heat-map series; grid, tooltip, legend, data zoom, visual map, mark lines, aria
+ * decals; the canvas renderer), bundled by esbuild into one script that sets `window.echarts`, as
+ * the library's full build does: 658 KB instead of 1.1 MB. ECharts' own way to ship less
+ * (https://echarts.apache.org/handbook/en/basics/import).
+ */
+const ECHARTS_ENTRY = `
+import * as echarts from 'echarts/core';
+import { BarChart, HeatmapChart, LineChart } from 'echarts/charts';
+import { AriaComponent, DataZoomComponent, GridComponent, LegendComponent, MarkLineComponent, TooltipComponent, VisualMapComponent } from 'echarts/components';
+import { CanvasRenderer } from 'echarts/renderers';
+echarts.use([BarChart, HeatmapChart, LineChart, AriaComponent, DataZoomComponent, GridComponent, LegendComponent, MarkLineComponent, TooltipComponent, VisualMapComponent, CanvasRenderer]);
+globalThis.echarts = echarts;
+`;
+
+function insightsEcharts(): string {
+  const { outputFiles } = esbuild.buildSync({
+    stdin: { contents: ECHARTS_ENTRY, resolveDir: ROOT, sourcefile: 'echarts-insights-entry.js' },
+    bundle: true,
+    minify: true,
+    format: 'iife',
+    target: 'es2019',
+    legalComments: 'eof',
+    write: false,
+  });
+  return outputFiles[0].text;
+}
+
 export function generatedTexts(): { filename: string; content: string }[] {
   return [
     { filename: 'src/generated/rest-operations.graphql', content: restOperations() },
     { filename: 'src/generated/neo4j-statements.cypher', content: neo4jStatements() },
     { filename: 'src/generated/sqlite-statements.sql', content: sqliteStatements() },
+    { filename: 'src/generated/echarts-insights.min.js', content: insightsEcharts() },
   ];
 }
 

@@ -1,3 +1,4 @@
+import compression from 'compression';
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import type { Logger } from 'pino';
 import { LoginLimiter } from './auth/login-limiter';
@@ -70,6 +71,9 @@ export async function createApp(config: Config, rawStore: Store, log: Logger): P
   app.set('etag', false);
   app.use(observability.router);
   app.use(lifecycle.gate);
+  // gzip or brotli for answers over 1 KiB to clients that accept them (the Insights page's
+  // charting library above all, and long lists); the `compression` package's own negotiation.
+  app.use(compression());
   // The Sandbox page loads its UI from Apollo's CDN, which a strict CSP would block; the explorer
   // pages set their own 'self'-only CSP (src/explorers); every other answer is JSON.
   app.use(securityHeaders({ contentSecurityPolicy: false, crossOriginEmbedderPolicy: false }));

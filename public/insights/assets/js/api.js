@@ -25,6 +25,22 @@ function args(obj) {
 
 export class ApiError extends Error {}
 
+/**
+ * The charting library loads `async`, beside the page's first queries rather than before them;
+ * whatever draws an answer needs it, so an answer is handed on once it is there.
+ */
+let echartsLoaded;
+function chartsReady() {
+  // Outside a page (the module read by tests in Node) there is nothing to wait for.
+  if (typeof window === 'undefined' || window.echarts) return Promise.resolve();
+  echartsLoaded ??= new Promise((resolve, reject) => {
+    const script = document.querySelector('script[data-echarts]');
+    script.addEventListener('load', () => resolve());
+    script.addEventListener('error', () => reject(new ApiError('The charts could not be loaded. Reload the page to try again.')));
+  });
+  return echartsLoaded;
+}
+
 /** POST a query; GraphQL errors and non-JSON answers become one plain message. */
 export async function gql(query, signal) {
   let res;
@@ -47,6 +63,7 @@ export async function gql(query, signal) {
   }
   if (body.errors?.length) throw new ApiError(body.errors.map((e) => e.message).join(' '));
   if (!res.ok || !body.data) throw new ApiError(`The server answered ${res.status} ${res.statusText}.`);
+  await chartsReady();
   return body.data;
 }
 
