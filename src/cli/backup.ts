@@ -7,15 +7,25 @@
  * restarts when a writer changes a page it already copied, so the copy is one committed state,
  * never a torn one; writers are not blocked meanwhile. The copy is then switched to the rollback
  * journal (one file at rest), opened on its own and checked with `PRAGMA integrity_check`. The
- * file is created readable by its owner only (0600): it holds password hashes. For Neo4j use
- * `neo4j-admin database dump` (see docs/operations.md).
+ * file is created readable by its owner only (0600): it holds password hashes.
+ *
+ * With STORE=neo4j it takes a logical backup instead: the store's JSON snapshot (what
+ * `npm run migrate -- --from neo4j --to json` writes), read in one transaction, checked as an
+ * import would check it (a read racing writes that sees a link without its service is read
+ * again), written under a temporary name with mode 0600, read back and checked again, then
+ * renamed into place. Restore it with `npm run migrate -- --from json --from-path FILE --to neo4j`.
+ * `neo4j-admin database dump` remains the server's own (offline) backup.
  */
 import { loadEnvFile } from '../env-file';
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
+import { loadConfig } from '../config';
 import { createPrivateFile } from '../private-file';
+import { createStore } from '../store';
+import { checkSnapshot, SnapshotError } from '../store/snapshot';
+import type { Snapshot } from '../store/types';
 
 export const USAGE = 'usage: npm run backup -- --to FILE [--from SQLITE_FILE]   (default --from: SQLITE_PATH or ./data/songs.db)';
 
@@ -47,10 +57,60 @@ export function verifyBackup(file: string): BackupReport['counts'] {
   }
 }
 
+/** How often a logical backup reads the store again when a read racing writes was not whole. */
+const NEO4J_READS = 3;
+
+/** STORE=neo4j: the store's JSON snapshot, checked, written privately and atomically, checked again. */
+async function neo4jBackup(to: string, env: NodeJS.ProcessEnv): Promise<BackupReport> {
+  if (fs.existsSync(to)) throw new Error(`${to} already exists: choose a new file name (a backup never overwrites)`);
+  const config = loadConfig(env);
+  const store = await createStore(config);
+  let snapshot: Snapshot | undefined;
+  try {
+    for (let attempt = 1; !snapshot; attempt++) {
+      const read = await store.exportSnapshot();
+      try {
+        checkSnapshot(read);
+        snapshot = read;
+      } catch (err) {
+        if (!(err instanceof SnapshotError) || attempt >= NEO4J_READS) throw err;
+      }
+    }
+  } finally {
+    await store.close();
+  }
+  const partial = `${to}.partial`;
+  fs.rmSync(partial, { force: true });
+  try {
+    createPrivateFile(partial);
+    fs.writeFileSync(partial, JSON.stringify(snapshot, null, 2));
+    const back = JSON.parse(fs.readFileSync(partial, 'utf8')) as Snapshot;
+    checkSnapshot(back);
+    const counts = snapshotCounts(back);
+    const expected = snapshotCounts(snapshot);
+    if (JSON.stringify(counts) !== JSON.stringify(expected)) throw new Error('verification failed: the file read back holds other counts than the store gave');
+    fs.renameSync(partial, to);
+    return { from: `neo4j ${config.neo4j.uri ?? ''}`.trim(), to: path.resolve(to), pages: 0, bytes: fs.statSync(to).size, counts };
+  } catch (err) {
+    fs.rmSync(partial, { force: true });
+    throw err;
+  }
+}
+
+const snapshotCounts = (s: Snapshot): BackupReport['counts'] => ({
+  songs: s.songs.length,
+  services: s.services.length,
+  users: s.users.length,
+  links: s.links.length,
+});
+
 export async function backup(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<BackupReport> {
   const { values } = parseArgs({ args: argv, options: { to: { type: 'string' }, from: { type: 'string' } }, strict: true });
   if (!values.to) throw new UsageError('--to FILE is required');
-  if (env.STORE === 'neo4j') throw new UsageError('this copies the SQLite store; for Neo4j use neo4j-admin database dump (docs/operations.md: Backups)');
+  if (env.STORE === 'neo4j') {
+    if (values.from) throw new UsageError('--from names a SQLite file; with STORE=neo4j the backup reads NEO4J_URI');
+    return neo4jBackup(values.to, env);
+  }
   const from = values.from ?? env.SQLITE_PATH ?? './data/songs.db';
   const to = values.to;
   if (from === ':memory:') throw new UsageError('an in-memory database cannot be backed up from another process');
@@ -103,6 +163,12 @@ export async function main(argv = process.argv.slice(2)): Promise<number> {
   try {
     const r = await backup(argv);
     const c = r.counts;
+    if (process.env.STORE === 'neo4j') {
+      console.log(`backed up ${r.from} to ${r.to} (a JSON snapshot, ${r.bytes} bytes, mode 0600)`);
+      console.log(`verified: read back whole; ${c.songs} songs, ${c.services} services, ${c.links} setlist links, ${c.users} users`);
+      console.log(`restore: npm run migrate -- --from json --from-path ${r.to} --to neo4j`);
+      return 0;
+    }
     console.log(`backed up ${r.from} to ${r.to} (${r.pages} pages, ${r.bytes} bytes, mode 0600)`);
     console.log(`verified: integrity_check ok; ${c.songs} songs, ${c.services} services, ${c.links} setlist links, ${c.users} users`);
     return 0;
