@@ -630,6 +630,32 @@ describeWithBrowser('Insights page (headless Chromium, demo data)', (chromiumPat
     }
   });
 
+  it('on a phone, every timeline label lies inside the chart, and the heat map names two-word titles whole', async () => {
+    // The default window, as a phone opens the page (a report had its last month label clipped).
+    const g = await open('', { width: 390, height: 844 });
+    const labels = (view: string) =>
+      g.page.$eval(`[data-chart="${view}"]`, (el) => {
+        const chart = (window as any).echarts.getInstanceByDom(el);
+        const out: { text: string; left: number; right: number }[] = [];
+        for (const e of chart.getZr().storage.getDisplayList(true)) {
+          if (e.type !== 'tspan') continue;
+          const box = e.getBoundingRect().clone();
+          box.applyTransform(e.getComputedTransform());
+          out.push({ text: String(e.style.text), left: box.x, right: box.x + box.width });
+        }
+        return { width: el.clientWidth, out };
+      });
+    const timeline = await labels('timeline');
+    const months = timeline.out.filter((l) => /^[A-Z][a-z]{2} \d{4}$/.test(l.text));
+    expect(months.length).toBeGreaterThan(1);
+    for (const l of months) expect([l.text, l.left >= -0.5 && l.right <= timeline.width + 0.5]).toEqual([l.text, true]);
+    const pairs = (await labels('pairs')).out.map((l) => l.text);
+    for (const title of ['Amazing Grace', 'In Christ Alone', 'Cornerstone']) if (pairs.some((t) => title.startsWith(t.replace(/…$/, '')))) expect(pairs).toContain(title);
+    expect(pairs.filter((t) => t === 'Amazing Grace').length).toBe(2);
+    await shoot(g, 'phone-timeline', '[data-chart="timeline"]');
+    expectClean(g);
+  });
+
   it('on a phone, the controls leave the first screen to the charts, and no legend covers a chart', async () => {
     const g = await open('', { width: 390, height: 844 });
     const { page } = g;
@@ -757,6 +783,32 @@ describeWithBrowser('Insights page (headless Chromium, demo data)', (chromiumPat
     await shoot(g, 'phone');
     await shoot(g, 'phone-top', '[data-view="top"]');
     await shoot(g, 'phone-pairs', '[data-view="pairs"]');
+    expectClean(g);
+  });
+
+  it('on a phone, a table wider than its box shows it can scroll, and the keyboard can scroll it', async () => {
+    const g = await open('', { width: 390, height: 844 });
+    const { page } = g;
+    await click(page, '[data-view="pairs"] .table-toggle');
+    const wrap = '[data-table="pairs"]';
+    const state = () =>
+      page.$eval(wrap, (e) => ({
+        wider: e.scrollWidth > e.clientWidth,
+        background: getComputedStyle(e).backgroundImage,
+        tabindex: e.getAttribute('tabindex'),
+        role: e.getAttribute('role'),
+        label: e.getAttribute('aria-label'),
+        scrolled: e.scrollLeft,
+      }));
+    const before = await state();
+    expect(before).toMatchObject({ wider: true, tabindex: '0', role: 'region', label: 'Table of the songs sung together', scrolled: 0 });
+    // The cue: shadows at the edges (radial gradients), covered where there is nothing to scroll to.
+    expect(before.background.match(/radial-gradient/g)).toHaveLength(2);
+    await shoot(g, 'phone-table', '[data-view="pairs"]');
+    await page.focus(wrap);
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight');
+    await page.waitForFunction((sel: string) => (document.querySelector(sel) as HTMLElement).scrollLeft > 0, { timeout: 5000 }, wrap);
     expectClean(g);
   });
 

@@ -75,7 +75,8 @@ export class Panel {
       text: 'Arrow keys move between items; Enter opens a song.',
     });
     this.announcer = el('p', { class: 'sr-only', 'aria-live': 'polite' });
-    this.tableWrap = el('div', { class: 'table-wrap', id: `${id}-table`, hidden: true, 'data-table': name });
+    // A scrolling region a keyboard can reach and a screen reader can name.
+    this.tableWrap = el('div', { class: 'table-wrap', id: `${id}-table`, hidden: true, 'data-table': name, tabindex: '0', role: 'region', 'aria-label': `Table of ${label}` });
     this.body = el('div', { class: 'panel-body' }, this.summary, this.status, this.chartEl, this.tableWrap);
 
     (host.querySelector('header, .sub-head') ?? host).append(this.toggle);

@@ -344,8 +344,9 @@ export function pairsView(top, withLists, openSong) {
       xAxis: {
         type: 'category',
         data: names,
-        // Rotated names read on one line: shortened after a whole word.
-        axisLabel: { rotate: narrow() ? 90 : 40, interval: 0, formatter: fitted(narrow() ? 80 : 100, 1) },
+        // Rotated names read on one line: shortened after a whole word, with room on a phone for
+        // a two-word title ("Amazing Grace") whole.
+        axisLabel: { rotate: narrow() ? 90 : 40, interval: 0, formatter: fitted(narrow() ? 120 : 100, 1) },
         splitArea: { show: true },
       },
       yAxis: categoryAxis(names, narrow() ? 96 : 140),
