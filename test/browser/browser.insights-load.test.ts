@@ -4,12 +4,12 @@
  * empty cache, the demo data. Counted from the browser's Resource Timing: bytes transferred
  * (compressed, headers excluded) and the time until the first chart has drawn its data.
  */
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { PredefinedNetworkConditions, type Browser } from 'puppeteer-core';
 import { describeWithBrowser, launchBrowser } from '../helpers/browser';
-import { startTestServer, tempDbPath, type TestServer } from '../helpers/server';
+import { startDemoServer } from '../helpers/demo-server';
+import type { TestServer } from '../helpers/server';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const MAX_TRANSFERRED = 400 * 1024;
@@ -19,13 +19,7 @@ describeWithBrowser('Insights page on Slow 4G (headless Chromium, demo data)', (
   let browser: Browser;
 
   beforeAll(async () => {
-    const dbPath = tempDbPath();
-    execFileSync(path.join(ROOT, 'node_modules', '.bin', 'tsx'), ['src/cli/seed.ts'], {
-      cwd: ROOT,
-      env: { ...process.env, SQLITE_PATH: dbPath, STORE: 'sqlite', LOG_LEVEL: 'silent' },
-      stdio: 'pipe',
-    });
-    server = await startTestServer({ SQLITE_PATH: dbPath });
+    server = await startDemoServer();
     browser = await launchBrowser(chromiumPath);
     // A server that has been up a moment: its charting bundle brotli-compressed at the highest
     // quality (done once, off the event loop, from startup).

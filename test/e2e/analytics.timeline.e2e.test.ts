@@ -7,17 +7,15 @@
  */
 import fc from 'fast-check';
 import { DateTime } from 'luxon';
-import { startTestServer, tempDbPath, type TestServer } from '../helpers/server';
-import { seedTestStore } from '../helpers/test-store';
+import { startDemoServer } from '../helpers/demo-server';
+import type { TestServer } from '../helpers/server';
 
 const utc = (iso: string) => DateTime.fromISO(iso, { zone: 'UTC' }).toMillis();
 
 let server: TestServer;
 
 beforeAll(async () => {
-  const dbPath = tempDbPath();
-  await seedTestStore(dbPath, { SERVICE_TIME_ZONE: 'UTC' });
-  server = await startTestServer({ SQLITE_PATH: dbPath, SERVICE_TIME_ZONE: 'UTC' });
+  server = await startDemoServer({ SERVICE_TIME_ZONE: 'UTC' });
 }, 120_000);
 afterAll(() => server?.close());
 

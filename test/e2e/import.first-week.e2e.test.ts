@@ -9,16 +9,14 @@ import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { DateTime } from 'luxon';
 import { runScript } from '../helpers/process';
-import { startTestServer, tempDbPath, type TestServer } from '../helpers/server';
-import { seedTestStore } from '../helpers/test-store';
+import { startDemoServer } from '../helpers/demo-server';
+import { tempDbPath, type TestServer } from '../helpers/server';
 
 const FIXTURES = path.join(__dirname, '..', 'fixtures', 'import');
 
 let server: TestServer;
 beforeAll(async () => {
-  const dbPath = tempDbPath();
-  await seedTestStore(dbPath, { SERVICE_TIME_ZONE: 'UTC' });
-  server = await startTestServer({ SQLITE_PATH: dbPath, SERVICE_TIME_ZONE: 'UTC' });
+  server = await startDemoServer({ SERVICE_TIME_ZONE: 'UTC' });
 }, 120_000);
 afterAll(() => server?.close());
 
@@ -126,9 +124,7 @@ test('past setlists name songs by title, CCLI number or id; a title two songs sh
 });
 
 test('npm run songs -- duplicates on a catalogue without any', async () => {
-  const dbPath = tempDbPath();
-  await seedTestStore(dbPath, { SERVICE_TIME_ZONE: 'UTC' });
-  const fresh = await startTestServer({ SQLITE_PATH: dbPath });
+  const fresh = await startDemoServer({ SERVICE_TIME_ZONE: 'UTC' });
   try {
     const listed = await runScript('src/cli/songs.ts', ['duplicates'], fresh.storeEnv);
     expect({ code: listed.code, stdout: listed.stdout }).toEqual({ code: 0, stdout: 'no likely duplicates\n' });
