@@ -73,7 +73,10 @@ export async function createApp(config: Config, rawStore: Store, log: Logger): P
   app.use(lifecycle.gate);
   // gzip or brotli for answers over 1 KiB to clients that accept them (the Insights page's
   // charting library above all, and long lists); the `compression` package's own negotiation.
-  app.use(compression());
+  // A request that accepts no encoding skips it: the package wraps every answer it sees, which
+  // cost the lightest requests about a tenth of their CPU (docs/performance.md).
+  const compress = compression();
+  app.use((req, res, next) => (req.headers['accept-encoding'] ? compress(req, res, next) : next()));
   // The Sandbox page loads its UI from Apollo's CDN, which a strict CSP would block; the explorer
   // pages set their own 'self'-only CSP (src/explorers); every other answer is JSON.
   app.use(securityHeaders({ contentSecurityPolicy: false, crossOriginEmbedderPolicy: false }));
