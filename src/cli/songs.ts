@@ -9,7 +9,7 @@
 import { loadEnvFile } from '../env-file';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config';
-import { MATCH_REASON, SongMatcher, titleKey, type MatchableSong } from '../domain/song-match';
+import { MATCH_REASON, matchableSongs, SongMatcher, titleKey, type MatchableSong } from '../domain/song-match';
 import { createStore } from '../store';
 import type { Store } from '../store/types';
 
@@ -21,7 +21,7 @@ class UsageError extends Error {}
 export async function duplicateGroups(store: Store): Promise<{ shared: string; songs: MatchableSong[] }[]> {
   const songs = (await store.listSongs({}, {})).items;
   const licensing = await store.licensingOfSongs(songs.map((s) => s.id));
-  const catalogue = songs.map((s, i) => ({ id: s.id, name: s.name, artists: s.artists, ccliNumber: licensing[i]?.ccliNumber ?? null }));
+  const catalogue = matchableSongs(songs, licensing);
   const groups: { shared: string; songs: MatchableSong[] }[] = [];
   const byNumber = new Map<string, MatchableSong[]>();
   for (const s of catalogue) if (s.ccliNumber) byNumber.set(s.ccliNumber, [...(byNumber.get(s.ccliNumber) ?? []), s]);

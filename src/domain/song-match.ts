@@ -41,6 +41,14 @@ export interface MatchableSong {
   ccliNumber: string | null;
 }
 
+/** Stored songs with their licensing details (in the same order) as the rule reads them. */
+export function matchableSongs(
+  songs: readonly { id: number; name: string; artists: readonly string[] }[],
+  licensing: readonly ({ ccliNumber: string | null } | null)[],
+): MatchableSong[] {
+  return songs.map((s, i) => ({ id: s.id, name: s.name, artists: s.artists, ccliNumber: licensing[i]?.ccliNumber ?? null }));
+}
+
 export interface SongQuery {
   name: string;
   artists: readonly string[];

@@ -77,7 +77,7 @@ const HOME_PAGE = homePage('Worship records', INDEX.description, INDEX.links);
  * (the document and /graphql are public anyway); without introspection GraphiQL shows no schema
  * but still runs queries. `limit` (the request rate limit) charges each request answered here.
  */
-export function mountExplorers(app: express.Express, limit: express.RequestHandler = (_req, _res, next) => next()): void {
+export function mountExplorers(app: express.Express, limit: express.RequestHandler): void {
   app.get(['/', '/api/v1'], limit, (req, res, next) => {
     // A browser at `/` gets a page of links; every other client (no Accept, */*, JSON) the JSON
     // index, as before. The answer depends on Accept, so caches must key on it.

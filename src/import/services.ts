@@ -1,7 +1,7 @@
 import { DateTime } from 'luxon';
 import { DateFormatError, parseTimestamp } from '../domain/dates';
 import type { SongLicensing } from '../domain/licensing';
-import { prefixedCcliNumber, SongMatcher, type MatchableSong } from '../domain/song-match';
+import { matchableSongs, prefixedCcliNumber, SongMatcher, type MatchableSong } from '../domain/song-match';
 import type { ServiceType } from '../generated/graphql';
 import type { ServiceInput, ServiceRecord, SongRecord } from '../store/types';
 import { findColumn, MalformedFileError, type CsvTable } from './csv';
@@ -92,7 +92,7 @@ export function planServices(
       `a services file needs a date column (${DATE_COLUMNS.join(', ')}) and a service type column (${TYPE_COLUMNS.join(', ')})`,
     );
   }
-  const catalogue = songs.map((s, i) => ({ id: s.id, name: s.name, artists: s.artists, ccliNumber: licensing[i]?.ccliNumber ?? null }));
+  const catalogue = matchableSongs(songs, licensing);
   const matcher = new SongMatcher(catalogue);
   const byId = new Map(catalogue.map((s) => [s.id, s]));
   const known = new Map(existing.map((v) => [`${v.date}|${v.serviceType}`, `existing service ${v.id}`]));
