@@ -1,5 +1,6 @@
 import type { ServiceType } from '../src/generated/graphql';
 import type { Store } from '../src/store/types';
+import { expectSlotFree } from '../src/store/types';
 
 export const SEED = { songs: 1000, services: 200, songsPerService: 5 } as const;
 
@@ -64,7 +65,7 @@ export async function seed(store: Store): Promise<SeedInfo> {
     const morning = i % 2 === 0;
     const serviceType: ServiceType = morning ? 'SUN_AM' : 'SUN_PM';
     const date = FIRST_SUNDAY + week * 7 * DAY + (morning ? 10 : 18) * 3_600_000;
-    const service = await store.createService({ date, serviceType });
+    const service = expectSlotFree(await store.createService({ date, serviceType }));
     const setlist = new Set<number>();
     while (setlist.size < SEED.songsPerService) setlist.add(pick(songIds));
     const outcome = await store.replaceSetlist(service.id, [...setlist]);

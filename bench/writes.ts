@@ -52,6 +52,7 @@ import { HISTORIES, boundsOf, database, generatedMs, snapshotOf, type History } 
 import { benchNeo4j, loadNeo4j, type BenchNeo4j } from './neo4j';
 import { positive } from './options';
 import { prng } from './seed';
+import { expectSlotFree } from '../src/store/types';
 
 type StoreName = 'sqlite' | 'neo4j';
 type OpId = 'linkTop' | 'replace6' | 'clear' | 'linkRare';
@@ -244,7 +245,7 @@ const KINDS: Kind[] = ['linkTop', 'replaceClear', 'linkRare'];
 /** One store's single-writer runs, one at a time (run), and their summary (result). */
 function singleWriter(store: Store, p: Picks, o: WritesOptions, errors: Errors) {
   const nextDate = dater(p);
-  const newService = async () => (await store.createService({ date: nextDate(), serviceType: 'SUN_AM' })).id;
+  const newService = async () => (expectSlotFree(await store.createService({ date: nextDate(), serviceType: 'SUN_AM' }))).id;
   const top6 = p.top.slice(0, 6);
   const times: Record<OpId, number[]> = { linkTop: [], replace6: [], clear: [], linkRare: [] };
   const keep = (op: OpId, i: number, ms: number | null) => {
@@ -309,7 +310,7 @@ interface Storm {
 async function storm(store: Store, p: Picks, o: WritesOptions, errors: Errors): Promise<Storm> {
   const nextDate = dater(p);
   const services: number[] = [];
-  for (let w = 0; w < o.writers; w++) services.push((await store.createService({ date: nextDate(), serviceType: 'SUN_AM' })).id);
+  for (let w = 0; w < o.writers; w++) services.push((expectSlotFree(await store.createService({ date: nextDate(), serviceType: 'SUN_AM' }))).id);
   const pool = p.top.slice(0, 30);
   const mine = new Errors();
   const latencies: number[] = [];

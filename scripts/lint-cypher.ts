@@ -16,6 +16,7 @@ import {
   MIGRATION_PARAMS,
   ONE_STATEMENT_DATA_CYPHER,
   ONE_STATEMENT_DATA_PARAMS,
+  SCHEMA_AFTER_DATA_CYPHER,
   SCHEMA_CYPHER,
 } from '../src/store/neo4j/migrations';
 import {
@@ -102,6 +103,7 @@ export function allStatements(): Statement[] {
       text,
       params: ONE_STATEMENT_DATA_PARAMS[name as keyof typeof ONE_STATEMENT_DATA_PARAMS] as ParamDecl,
     })),
+    ...Object.entries(SCHEMA_AFTER_DATA_CYPHER).map(([name, text]) => ({ name: `schema.${name}`, text, params: {} })),
     ...Object.entries(MIGRATION_CYPHER).map(([name, text]) => ({
       name: `migration.${name}`,
       text,

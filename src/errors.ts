@@ -54,6 +54,17 @@ export const notFound = (what: string, id: number | string) =>
 export const validationFailed = (details: FieldProblem[]) =>
   new AppError('VALIDATION_FAILED', 'The request is not valid', { details });
 
+/** The write conflicts with the records as they are (409): the resolvers throw these, the OpenAPI document shows them. */
+export const CONFLICTS = {
+  usernameTaken: (username: string) => new AppError('CONFLICT', `The username '${username}' is taken`),
+  lastAdmin: () => new AppError('CONFLICT', 'The last ADMIN can be neither deleted nor demoted'),
+  /** One service per date and type (docs/API.md): the answer names the service that has them. */
+  serviceSlotTaken: (holder: number) =>
+    new AppError('CONFLICT', `Service ${holder} has the same date and serviceType`, {
+      details: [{ field: 'date', message: `service ${holder} is a service of this type at this date` }],
+    }),
+} as const;
+
 /**
  * Seconds a client is told to wait (`Retry-After`) after a 503 UNAVAILABLE: the store kept
  * failing for its whole retry budget, so an immediate retry would most likely fail too.

@@ -112,7 +112,7 @@ export async function main(argv = process.argv.slice(2), env: NodeJS.ProcessEnv 
     try {
       const summary = await importFile(store, {
         ...opts,
-        zone: config.serviceTimeZone,
+        clock: { zone: config.serviceTimeZone, times: config.serviceTimes },
         progress: { stream: process.stderr },
       });
       for (const line of formatSummary(opts.kind, opts.file, summary, opts.skipInvalid)) console.log(line);

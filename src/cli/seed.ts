@@ -15,6 +15,7 @@ import { loadConfig } from '../config';
 import { createStore } from '../store';
 import type { ServiceType } from '../generated/graphql';
 import { firstSunday as firstSundayFor, seedDay, WEEKS } from './seed-calendar';
+import { expectSlotFree } from '../store/types';
 
 const SONGS: [string, string[]][] = [
   ['Amazing Grace', ['John Newton']],
@@ -98,7 +99,7 @@ async function main() {
     let last = 0;
     for (let week = 0; week < 13; week++) {
       for (const [offset, serviceType, time] of slots) {
-        const service = await store.createService({ date: firstSunday + (week * 7 + offset) * day + time, serviceType });
+        const service = expectSlotFree(await store.createService({ date: firstSunday + (week * 7 + offset) * day + time, serviceType }));
         services++;
         const count = serviceType === 'WED' ? 3 : 4 + Math.floor(next() * 3);
         const picked = new Set<number>();
@@ -134,7 +135,7 @@ async function main() {
         return catalogue[0].id;
       };
       for (const [offset, serviceType, time] of slots) {
-        const service = await store.createService({ date: firstSunday + (week * 7 + offset) * day + time, serviceType });
+        const service = expectSlotFree(await store.createService({ date: firstSunday + (week * 7 + offset) * day + time, serviceType }));
         services++;
         last = service.date;
         const count = serviceType === 'WED' ? 3 : 4 + Math.floor(later() * 3);

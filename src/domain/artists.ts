@@ -1,3 +1,6 @@
+/** The most artist entries a song lists (docs/API.md). */
+export const ARTISTS_MAX = 50;
+
 /**
  * The key under which an artist is matched (docs/API.md): trimmed, NFC-normalised and
  * case-folded. JavaScript has no full Unicode case folding; upper-casing before lower-casing

@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { AppError, validationFailed, type FieldProblem } from '../errors';
+import { ARTISTS_MAX } from './artists';
 import { CCLI_DIGITS, COPYRIGHT_MAX_LENGTH } from './licensing';
 import { SETLIST_MAX_SONGS } from './setlist';
+import { MERGE_MAX_SONGS } from './song-merge';
 
 /**
  * The value rules of docs/API.md, shared by both facades. Types (string, integer, enum) are
@@ -32,7 +34,7 @@ const artists = z
       .max(200, 'entries must be at most 200 characters')
       .regex(NO_CONTROL, 'entries must not contain control characters (line breaks included); tab is allowed'),
   )
-  .max(50, 'must have at most 50 entries');
+  .max(ARTISTS_MAX, `must have at most ${ARTISTS_MAX} entries`);
 /** An empty string records none (./licensing.ts): `null` is never accepted for a field. */
 const ccliNumber = z.string().regex(new RegExp(`^(?:${CCLI_DIGITS})?$`), 'must be 1 to 10 digits');
 const copyright = z.string().max(COPYRIGHT_MAX_LENGTH, `must be at most ${COPYRIGHT_MAX_LENGTH} characters`);
@@ -43,6 +45,7 @@ const username = z
   .regex(/^[A-Za-z0-9._@-]*$/, 'may contain only letters, digits and . _ @ -');
 const password = z.string().min(8, 'must be 8 to 256 characters').max(256, 'must be 8 to 256 characters');
 const position = z.number().int().min(1, 'must be at least 1').max(INT_MAX);
+const id = z.number().int().min(1, 'must be a positive id').max(INT_MAX);
 const songIds = z
   .array(z.number().int().min(1, 'entries must be positive ids').max(INT_MAX))
   .max(SETLIST_MAX_SONGS, `must have at most ${SETLIST_MAX_SONGS} entries (the most songs a service holds)`)
@@ -62,6 +65,17 @@ export const rules = {
     copyright: nonNull(copyright),
   }),
   link: z.object({ position: position.optional() }),
+  mergeSongs: z
+    .object({
+      keepId: id,
+      mergeIds: z
+        .array(id)
+        .min(1, 'must name at least one song')
+        .max(MERGE_MAX_SONGS, `must have at most ${MERGE_MAX_SONGS} entries`)
+        .refine((ids) => new Set(ids).size === ids.length, 'must not list the same song twice')
+        .meta({ uniqueItems: true }),
+    })
+    .refine((a) => !a.mergeIds.includes(a.keepId), { path: ['mergeIds'], message: 'must not include keepId (the song merged into)' }),
   setlist: z.object({ songIds }),
   createUser: z.object({ username, password }),
   updateUser: z.object({ username: nonNull(username), password: nonNull(password) }),

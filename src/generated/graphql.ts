@@ -74,6 +74,13 @@ export type Mutation = {
   deleteUser: Scalars['Boolean']['output'];
   /** Exchange a username and password for a token. */
   login: AuthPayload;
+  /**
+   * Merge duplicates into one song (ADMIN only), atomically: the song `keepId` takes the places of
+   * the songs `mergeIds` (1 to 50, distinct) in every setlist (a setlist holding it twice keeps the
+   * first place), and gains the CCLI number and copyright it lacks and the artists it does not list,
+   * from them in their order; they are then deleted. Answers the kept song.
+   */
+  mergeSongs: Song;
   /** Unlink a song from a service; the songs after it move up one place. True when done; NOT_FOUND when it was not linked. */
   removeSongFromService: Scalars['Boolean']['output'];
   /** Replace the whole setlist, at positions 1..n in the order given. Returns the setlist. */
@@ -136,6 +143,12 @@ export type MutationDeleteUserArgs = {
 export type MutationLoginArgs = {
   password: Scalars['String']['input'];
   username: Scalars['String']['input'];
+};
+
+
+export type MutationMergeSongsArgs = {
+  keepId: Scalars['Int']['input'];
+  mergeIds: Array<Scalars['Int']['input']>;
 };
 
 
@@ -830,6 +843,7 @@ export type MutationResolvers<ContextType = GraphQLContext, ParentType extends R
   deleteSong?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationDeleteSongArgs, 'id'>>;
   deleteUser?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationDeleteUserArgs, 'id'>>;
   login?: Resolver<ResolversTypes['AuthPayload'], ParentType, ContextType, RequireFields<MutationLoginArgs, 'password' | 'username'>>;
+  mergeSongs?: Resolver<ResolversTypes['Song'], ParentType, ContextType, RequireFields<MutationMergeSongsArgs, 'keepId' | 'mergeIds'>>;
   removeSongFromService?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationRemoveSongFromServiceArgs, 'serviceId' | 'songId'>>;
   setServiceSongs?: Resolver<Array<ResolversTypes['Song']>, ParentType, ContextType, RequireFields<MutationSetServiceSongsArgs, 'serviceId' | 'songIds'>>;
   updateService?: Resolver<ResolversTypes['Service'], ParentType, ContextType, RequireFields<MutationUpdateServiceArgs, 'id'>>;

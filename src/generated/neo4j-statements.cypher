@@ -269,19 +269,26 @@ RETURN count(v) AS total;
 MERGE (q:Sequence {name: 'Service'})
   ON CREATE SET q.value = 0
 SET q.value = q.value + 1
-CREATE (v:Service {id: q.value, date: $date, serviceType: $serviceType})
+CREATE (v:Service {id: q.value, date: $date, serviceType: $serviceType, guarded: true})
 RETURN v.id AS id, v.date AS date, v.serviceType AS serviceType;
 
 // updateService
 // parameters: {"id":"INTEGER","date":"INTEGER?","serviceType":"STRING?"}
 MATCH (v:Service {id: $id})
+WITH v, v.date = coalesce($date, v.date) AND v.serviceType = coalesce($serviceType, v.serviceType) AS stays
 SET v.date = coalesce($date, v.date), v.serviceType = coalesce($serviceType, v.serviceType)
+SET v.guarded = CASE WHEN stays THEN v.guarded ELSE true END
 WITH v
 CALL (v) {
   MATCH (:Song)-[l:PERFORMED_IN]->(v)
   SET l.date = v.date, l.serviceType = v.serviceType
 }
 RETURN v.id AS id, v.date AS date, v.serviceType AS serviceType;
+
+// serviceInSlot
+// parameters: {"date":"INTEGER","serviceType":"STRING"}
+MATCH (v:Service {date: $date, serviceType: $serviceType, guarded: true})
+RETURN v.id AS id;
 
 // deleteService
 // parameters: {"id":"INTEGER"}
@@ -481,11 +488,19 @@ MERGE (s:Song {id: row.id})
 SET s.name = row.name, s.artists = row.artists, s.ccliNumber = row.ccliNumber, s.copyright = row.copyright
 RETURN count(s) AS written;
 
+// unguardServices
+// parameters: {"ids":"LIST<INTEGER>"}
+UNWIND $ids AS id
+MATCH (v:Service {id: id})
+REMOVE v.guarded
+RETURN count(v) AS unguarded;
+
 // importServices
-// parameters: {"rows":{"rows":{"id":"INTEGER","date":"INTEGER","serviceType":"STRING"}}}
+// parameters: {"rows":{"rows":{"id":"INTEGER","date":"INTEGER","serviceType":"STRING","first":"BOOLEAN"}}}
 UNWIND $rows AS row
+WITH row, row.first AND NOT EXISTS { MATCH (:Service {date: row.date, serviceType: row.serviceType, guarded: true}) } AS guarded
 MERGE (v:Service {id: row.id})
-SET v.date = row.date, v.serviceType = row.serviceType
+SET v.date = row.date, v.serviceType = row.serviceType, v.guarded = CASE WHEN guarded THEN true END
 WITH v
 CALL (v) {
   MATCH (:Song)-[l:PERFORMED_IN]->(v)
@@ -1720,6 +1735,26 @@ SET a.spelling = spelling, a.spellings = spellings, a.spellingUses = spellingUse
     a.songs1 = songs1, a.songs2 = songs2, a.songs3 = songs3, a.songs4 = songs4, a.songs5 = songs5, a.songs6 = songs6, a.songs7 = songs7
 RETURN count(a) AS rows, $after + count(a) AS last;
 
+// data.serviceSlots
+// parameters: {"after":"INTEGER"}
+MATCH (v:Service)
+WHERE v.id > $after
+WITH v
+ORDER BY v.id
+LIMIT 1000
+SET v._lock = true
+REMOVE v._lock
+WITH v
+CALL (v) {
+  WITH v
+  WHERE v.guarded IS NULL AND NOT EXISTS {
+    MATCH (o:Service)
+    WHERE o.date = v.date AND o.serviceType = v.serviceType AND o.id < v.id
+  }
+  SET v.guarded = true
+}
+RETURN count(v) AS rows, max(v.id) AS last;
+
 // data.pairsOnce
 // parameters: {"after":"INTEGER"}
 MATCH (s:Song)
@@ -1741,6 +1776,10 @@ RETURN count(s) AS rows, max(s.id) AS last;
 // parameters: {}
 MERGE (z:TimelineZone {name: 'timeline'})
 RETURN count(z) AS recorded;
+
+// schema.serviceSlot
+// parameters: {}
+CREATE CONSTRAINT service_slot IF NOT EXISTS FOR (v:Service) REQUIRE (v.date, v.serviceType, v.guarded) IS UNIQUE;
 
 // migration.lockConstraint
 // parameters: {}

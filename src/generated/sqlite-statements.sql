@@ -103,8 +103,12 @@ SELECT count(*) FROM services WHERE date BETWEEN @min AND @max AND service_type 
 INSERT INTO services (date, service_type) VALUES (?, ?) RETURNING id, date, service_type;
 
 -- updateService
-UPDATE services SET date = coalesce(?, date), service_type = coalesce(?, service_type)
-    WHERE id = ? RETURNING id, date, service_type;
+UPDATE services SET date = coalesce(@date, date), service_type = coalesce(@serviceType, service_type),
+      guarded = iif(date = coalesce(@date, date) AND service_type = coalesce(@serviceType, service_type), guarded, 1)
+    WHERE id = @id RETURNING id, date, service_type;
+
+-- serviceInSlot
+SELECT id FROM services WHERE date = ? AND service_type = ? AND guarded = 1;
 
 -- deleteService
 DELETE FROM services WHERE id = ?;
@@ -225,6 +229,9 @@ UPDATE performed_in SET position = r.place
 -- clearSetlist
 DELETE FROM performed_in WHERE service_id = ?;
 
+-- setlistSongIds
+SELECT song_id FROM performed_in WHERE service_id = ? ORDER BY position, id;
+
 -- listUsers
 SELECT id, username, role FROM users ORDER BY id;
 
@@ -289,8 +296,11 @@ INSERT INTO songs (id, name, artists, ccli_number, copyright) VALUES (?, ?, ?, ?
       ccli_number = excluded.ccli_number, copyright = excluded.copyright;
 
 -- importService
-INSERT INTO services (id, date, service_type) VALUES (?, ?, ?)
-    ON CONFLICT (id) DO UPDATE SET date = excluded.date, service_type = excluded.service_type;
+INSERT INTO services (id, date, service_type, guarded)
+    VALUES (@id, @date, @serviceType, iif(EXISTS (
+      SELECT 1 FROM services o WHERE o.date = @date AND o.service_type = @serviceType AND o.guarded = 1 AND o.id <> @id
+    ), NULL, 1))
+    ON CONFLICT (id) DO UPDATE SET date = excluded.date, service_type = excluded.service_type, guarded = excluded.guarded;
 
 -- importLink
 INSERT INTO performed_in (id, service_id, song_id, position) VALUES (?, ?, ?, ?)

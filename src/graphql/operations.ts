@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { rules } from '../domain/validation';
+import { CONFLICTS, type AppError } from '../errors';
 import type { MutationResolvers, QueryResolvers } from '../generated/graphql';
 
 /**
@@ -59,6 +60,8 @@ export interface Operation {
 export interface MutationOperation extends Operation {
   /** The record kind each write touches, for the audit log; null: not a write. */
   audit: RecordKind | null;
+  /** When the write can be refused with 409 CONFLICT: why, and the errors it then answers (the OpenAPI document shows both). */
+  conflicts?: { when: string; examples: AppError[] };
 }
 
 export type OperationTable<R, O> = { readonly [K in keyof Required<R>]: O };
@@ -216,18 +219,27 @@ export const MUTATION_OPERATIONS: OperationTable<MutationResolvers, MutationOper
     rest: { method: 'DELETE', path: '/songs/:id', status: 204 },
     audit: 'Song',
   },
+  mergeSongs: {
+    access: 'admin',
+    summary: 'Merge duplicate songs into the song keepId (ADMIN)',
+    rest: { method: 'POST', path: '/songs/:keepId/merge' },
+    rule: rules.mergeSongs,
+    audit: 'Song',
+  },
 
   createService: {
     access: 'auth',
     summary: 'Create a service',
     rest: { method: 'POST', path: '/services', status: 201 },
     audit: 'Service',
+    conflicts: { when: 'another service has the same date and serviceType', examples: [CONFLICTS.serviceSlotTaken(12)] },
   },
   updateService: {
     access: 'auth',
     summary: 'Update a service (fields given replace, others keep)',
     rest: { method: 'PUT', path: '/services/:id' },
     audit: 'Service',
+    conflicts: { when: 'another service has the same date and serviceType', examples: [CONFLICTS.serviceSlotTaken(12)] },
   },
   deleteService: {
     access: 'auth',
@@ -268,6 +280,7 @@ export const MUTATION_OPERATIONS: OperationTable<MutationResolvers, MutationOper
     rest: { method: 'POST', path: '/users', status: 201 },
     rule: rules.createUser,
     audit: 'User',
+    conflicts: { when: 'the username is taken (ignoring case)', examples: [CONFLICTS.usernameTaken('alice')] },
   },
   updateUser: {
     access: 'adminOrSelf',
@@ -275,12 +288,17 @@ export const MUTATION_OPERATIONS: OperationTable<MutationResolvers, MutationOper
     rest: { method: 'PUT', path: '/users/:id' },
     rule: rules.updateUser,
     audit: 'User',
+    conflicts: {
+      when: 'the new username is taken (ignoring case), or the change would leave no ADMIN',
+      examples: [CONFLICTS.usernameTaken('alice'), CONFLICTS.lastAdmin()],
+    },
   },
   deleteUser: {
     access: 'admin',
     summary: 'Delete a user (ADMIN)',
     rest: { method: 'DELETE', path: '/users/:id', status: 204 },
     audit: 'User',
+    conflicts: { when: 'the user is the last ADMIN', examples: [CONFLICTS.lastAdmin()] },
   },
 };
 

@@ -3,7 +3,7 @@ import { SingleBar } from 'cli-progress';
 import type { Store } from '../store/types';
 import { MalformedFileError, readCsv } from './csv';
 import type { Plan } from './plan';
-import { planServices, type ServiceRow } from './services';
+import { planServices, type ServiceClock, type ServiceRow } from './services';
 import { planSongs, type SongUpdate } from './songs';
 
 export type ImportKind = 'songs' | 'services';
@@ -16,8 +16,8 @@ export interface ImportOptions {
   /** Import the valid rows even when others are rejected (by default a rejected row stops it all). */
   skipInvalid: boolean;
   batchSize: number;
-  /** Zone of local service dates. */
-  zone: string;
+  /** Zone of local service dates, and each type's usual time for a date given as a day alone. */
+  clock: ServiceClock;
   /** Characters that separate names in an artists cell (songs); `;|,` when absent. */
   artistSeparators?: string;
   /** Songs: replace a matched song's copyright when the row's differs (by default kept). */
@@ -75,7 +75,7 @@ async function plan(store: Store, opts: ImportOptions): Promise<AnyPlan & { rows
   const made: AnyPlan =
     opts.kind === 'songs'
       ? planSongs(table, songs, licensing, { artistSeparators: opts.artistSeparators, update: opts.update })
-      : { ...planServices(table, songs, (await store.listServices({}, {})).items, opts.zone, licensing), update: [], ambiguous: [] };
+      : { ...planServices(table, songs, (await store.listServices({}, {})).items, opts.clock, licensing), update: [], ambiguous: [] };
   return { ...made, rows: table.rows.length };
 }
 

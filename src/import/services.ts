@@ -1,5 +1,5 @@
 import { DateTime } from 'luxon';
-import { DateFormatError, parseTimestamp } from '../domain/dates';
+import { DateFormatError, parseTimestamp, serviceInstant, type ServiceTimes } from '../domain/dates';
 import type { SongLicensing } from '../domain/licensing';
 import { matchableSongs, prefixedCcliNumber, SongMatcher, type MatchableSong } from '../domain/song-match';
 import type { ServiceType } from '../generated/graphql';
@@ -20,14 +20,17 @@ export interface ServiceRow {
 const LOCAL = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}(?::\d{2})?))?$/;
 
 /**
- * A service date: epoch milliseconds, an ISO-8601 date-time with Z or an offset, or a local
- * `YYYY-MM-DD[ HH:mm[:ss]]` in the service time zone (planning tools export local times).
+ * A service date: epoch milliseconds, an ISO-8601 date-time with Z or an offset, a local
+ * `YYYY-MM-DD HH:mm[:ss]` in the service time zone (planning tools export local times), or a day
+ * alone `YYYY-MM-DD`, which is that day at the type's usual time (SERVICE_TIMES), as in request
+ * bodies (docs/API.md).
  */
-export function parseServiceDate(text: string, zone: string): number {
+export function parseServiceDate(text: string, type: ServiceType, zone: string, times: ServiceTimes): number | { day: string; at: number } {
   if (/^-?\d+$/.test(text)) return parseTimestamp(Number(text));
   const local = LOCAL.exec(text);
+  if (local && !local[2]) return { day: local[1], at: serviceInstant({ serviceDay: local[1] }, type, zone, times) };
   if (local) {
-    const dt = DateTime.fromISO(local[2] ? `${local[1]}T${local[2]}` : local[1], { zone });
+    const dt = DateTime.fromISO(`${local[1]}T${local[2]}`, { zone });
     if (!dt.isValid) throw new DateFormatError(`'${text}' is not a calendar date`);
     return parseTimestamp(dt.toMillis());
   }
@@ -65,16 +68,24 @@ export function setlistSong(entry: string, matcher: SongMatcher, byId: ReadonlyM
   return match.song;
 }
 
+/** Where local service dates are read: the zone, and each type's usual time for a day alone. */
+export interface ServiceClock {
+  zone: string;
+  times: ServiceTimes;
+}
+
 /**
  * Decide every row of a services file: its date, type and setlist (stored songs named by title,
  * CCLI number or id, in order: `setlistSong`), or why it is rejected; a service already stored
- * (same date and type) is skipped.
+ * (same date and type: docs/API.md allows one) is skipped. A row giving a day alone is also the
+ * service of its type stored on that local day at another time (files of releases that read a
+ * day alone as midnight), so importing such a file again writes nothing.
  */
 export function planServices(
   table: CsvTable,
   songs: SongRecord[],
   existing: ServiceRecord[],
-  zone: string,
+  clock: ServiceClock,
   /** Each song's licensing details, in the order of `songs` (CCLI numbers name songs too). */
   licensing: readonly (SongLicensing | null)[] = [],
 ): Plan<ServiceRow> {
@@ -96,17 +107,22 @@ export function planServices(
   const matcher = new SongMatcher(catalogue);
   const byId = new Map(catalogue.map((s) => [s.id, s]));
   const known = new Map(existing.map((v) => [`${v.date}|${v.serviceType}`, `existing service ${v.id}`]));
+  const dayOf = (at: number) => DateTime.fromMillis(at, { zone: clock.zone }).toISODate();
+  const knownDays = new Map(existing.map((v) => [`${dayOf(v.date)}|${v.serviceType}`, `existing service ${v.id}`]));
 
   const plan: Plan<ServiceRow> = { create: [], skipped: [], rejected: [] };
   for (const row of table.rows) {
     const problems: string[] = [];
+    const serviceType = parseServiceType(row.values[type]);
     let when = 0;
+    let day: string | undefined;
     try {
-      when = parseServiceDate(row.values[date], zone);
+      const parsed = parseServiceDate(row.values[date], serviceType ?? 'SUN_AM', clock.zone, clock.times);
+      if (typeof parsed === 'number') when = parsed;
+      else ({ at: when, day } = parsed);
     } catch (err) {
       problems.push(`date ${err instanceof DateFormatError ? err.message : String(err)}`);
     }
-    const serviceType = parseServiceType(row.values[type]);
     if (!serviceType) problems.push(`service type '${row.values[type]}' is not one of ${SERVICE_TYPES.join(', ')}`);
     const titles = [
       ...(listColumn ? row.values[listColumn].split(';') : []),
@@ -126,12 +142,13 @@ export function planServices(
       continue;
     }
     const key = `${when}|${serviceType}`;
-    const duplicate = known.get(key);
+    const duplicate = known.get(key) ?? (day === undefined ? undefined : knownDays.get(`${day}|${serviceType}`));
     if (duplicate) {
       plan.skipped.push({ line: row.line, reason: `${row.values[date]} ${serviceType} duplicates ${duplicate}` });
       continue;
     }
     known.set(key, `line ${row.line}`);
+    if (day !== undefined) knownDays.set(`${day}|${serviceType}`, `line ${row.line}`);
     plan.create.push({
       line: row.line,
       input: { service: { date: when, serviceType: serviceType! }, songIds },

@@ -9,7 +9,7 @@ import { BOUND_PATTERN, SERVICE_DATE_TEXT_PATTERN } from '../domain/date-pattern
 import { MAX_MS, MIN_MS } from '../domain/dates';
 import { INT_MAX, MAX_PAGE } from '../domain/validation';
 import { accessOf } from '../graphql/permissions';
-import type { RootField } from '../graphql/operations';
+import type { MutationOperation, RootField } from '../graphql/operations';
 import { describeQueryParameter, queryName } from './input';
 import { markNullableFields, withNullability, type SchemaObject } from './openapi-nullable';
 import { pathParams, ROUTES, type RestRoute } from './routes';
@@ -88,10 +88,16 @@ const json = (schema: unknown) => ({ 'application/json': { schema } });
  * The Error body with one named example per error given, each exactly the body the service sends
  * for it (`restError`), so that each status shows its own code and message.
  */
+/** Examples named by their code (a second of one code: CONFLICT_2, ...). */
 const errorBody = (...errors: AppError[]) => ({
   'application/json': {
     schema: { $ref: '#/components/schemas/Error' },
-    examples: Object.fromEntries(errors.map((e) => [e.code, { value: restError(e).body }])),
+    examples: Object.fromEntries(
+      errors.map((e, i) => {
+        const before = errors.slice(0, i).filter((o) => o.code === e.code).length;
+        return [before === 0 ? e.code : `${e.code}_${before + 1}`, { value: restError(e).body }];
+      }),
+    ),
   },
 });
 
@@ -117,10 +123,6 @@ const RESPONSES = {
   NotFound: {
     description: '`NOT_FOUND`: a record named in the path does not exist (on an unlink, also: the song is not linked)',
     content: errorBody(notFound('Song', 42)),
-  },
-  Conflict: {
-    description: '`CONFLICT`: the username is taken (ignoring case), or the change would leave no ADMIN',
-    content: errorBody(new AppError('CONFLICT', "The username 'alice' is taken")),
   },
   PayloadTooLarge: {
     description: '`PAYLOAD_TOO_LARGE`: the request body (on any method) is over 100 KiB',
@@ -274,7 +276,8 @@ function errorResponses(route: RestRoute, op: Operation): Record<string, unknown
   // A record named by id, in the path or the query (`/reports/timeline?songId=`), may not exist.
   const names = [...pathParams(route.path), ...(op.parameters ?? []).map((p) => p.name)];
   if (names.some((p) => p === 'id' || p.endsWith('Id'))) out['404'] = ref('NotFound');
-  if (['createUser', 'updateUser', 'deleteUser'].includes(field)) out['409'] = ref('Conflict');
+  const conflicts = (route.operation as Partial<MutationOperation>).conflicts;
+  if (conflicts) out['409'] = { description: `\`CONFLICT\`: ${conflicts.when}`, content: errorBody(...conflicts.examples) };
   // The router reads a JSON body on every method, if one is sent, before anything else.
   out['413'] = ref('PayloadTooLarge');
   // Any request may find its client over its rate limit (and login also counts failures).

@@ -41,6 +41,25 @@ export interface ServiceInput {
 }
 export type ServicePatch = Partial<ServiceInput>;
 
+/**
+ * A service write refused because another service has the same date and type (docs/API.md: one
+ * service per date and type). Each store keeps the rule with a uniqueness guard of its own (a
+ * unique index, a constraint), so two writers racing for one slot cannot both win; `takenBy` is
+ * the service holding it. Services that shared a slot before the rule existed keep their records:
+ * only the lowest id of them holds the slot, the others are left out of the guard until their
+ * date or type changes.
+ */
+export interface SlotTaken {
+  slotTakenBy: number;
+}
+
+/** Why mergeSongs wrote nothing: a song that does not exist, or more artists than a song may list. */
+export type MergeRefused = { refused: 'no-song'; songId: number } | { refused: 'too-many-artists' };
+export const isMergeRefused = (v: unknown): v is MergeRefused => typeof v === 'object' && v !== null && 'refused' in v;
+
+export const isSlotTaken = (v: unknown): v is SlotTaken =>
+  typeof v === 'object' && v !== null && typeof (v as SlotTaken).slotTakenBy === 'number';
+
 export interface UserInput {
   username: string;
   passwordHash: string;
@@ -216,6 +235,14 @@ export interface RecordStore {
   updateSong(id: number, patch: SongPatch): Promise<SongRecord | null>;
   /** Also removes the song's performance links. False when there was no such song. */
   deleteSong(id: number): Promise<boolean>;
+  /**
+   * Fold the songs `mergeIds` (distinct, without `keepId`) into `keepId`, in one transaction: each
+   * of their places in a setlist becomes the kept song's (a setlist then holding it twice keeps
+   * the first place: src/domain/song-merge.ts orderAfterMerge), the kept song gains the licensing
+   * details and artists it lacks (mergedDetails), and the merged songs are deleted; every
+   * maintained aggregate moves with it. Nothing is written when it answers a refusal.
+   */
+  mergeSongs(keepId: number, mergeIds: readonly number[]): Promise<SongRecord | MergeRefused>;
 
   // Services
   listServices(query: ServiceQuery, page: Page): Promise<Paged<ServiceRecord>>;
@@ -223,8 +250,9 @@ export interface RecordStore {
   servicesByIds(ids: readonly number[]): Promise<(ServiceRecord | null)[]>;
   /** Ordered by date, then id. */
   servicesInRange(range: DateRange, filter: ServiceFilter, page: Page): Promise<Paged<ServiceRecord>>;
-  createService(input: ServiceInput): Promise<ServiceRecord>;
-  updateService(id: number, patch: ServicePatch): Promise<ServiceRecord | null>;
+  createService(input: ServiceInput): Promise<ServiceRecord | SlotTaken>;
+  /** Null when there is no such service; SlotTaken when its new date and type are another's. */
+  updateService(id: number, patch: ServicePatch): Promise<ServiceRecord | null | SlotTaken>;
   deleteService(id: number): Promise<boolean>;
 
   // PERFORMED_IN links
@@ -301,4 +329,13 @@ export interface TransferStore {
    * made again. SQLite has nothing to do (it keeps no statistics this store relies on).
    */
   replanAfterImport(): Promise<void>;
+}
+
+/**
+ * For callers that choose dates no other service of the type has (seeds, benches, tests): the
+ * record, or a throw naming the holder.
+ */
+export function expectSlotFree<T>(result: T | SlotTaken): T {
+  if (isSlotTaken(result)) throw new Error(`another service (${result.slotTakenBy}) has that date and type`);
+  return result;
 }

@@ -24,6 +24,7 @@ import { SqliteStore } from '../../src/store/sqlite/store';
 import type { Snapshot, Store } from '../../src/store/types';
 import { generateHistory } from '../helpers/analytics-history';
 import { Reference } from '../helpers/analytics-reference';
+import { expectSlotFree } from '../../src/store/types';
 
 const ZONE = 'America/New_York';
 const local = (iso: string) => DateTime.fromISO(iso, { zone: ZONE }).toMillis();
@@ -480,15 +481,16 @@ describe('analytics on random small histories (fast-check, SQLite vs the referen
   const day = fc.integer({ min: 0, max: 9 });
   const time = fc.constantFrom('00:00', '10:00', '23:30', '23:59');
   const service = fc.record({ day, time, serviceType: fc.constantFrom<ServiceType>(...SERVICE_TYPES) });
+  const at = (b: { day: number; time: string }) => local(`2024-03-0${1 + (b.day % 9)}T${b.time}`) + Math.floor(b.day / 9) * 86_400_000;
   const history = fc.record({
     songs: fc.array(fc.constantFrom(['A'], ['a '], ['B'], [], [''], ['B', 'a']), { minLength: 1, maxLength: 6 }),
-    services: fc.array(
+    // One service per date and type: clashes of a date are between types.
+    services: fc.uniqueArray(
       fc.record({ service, setlist: fc.array(fc.nat(5), { maxLength: 4 }), positions: fc.array(fc.integer({ min: 1, max: 3 }), { maxLength: 4 }) }),
-      { maxLength: 8 },
+      { maxLength: 8, selector: ({ service: v }) => `${at(v)} ${v.serviceType}` },
     ),
   });
   const bound = fc.option(fc.record({ day, time }), { nil: null });
-  const at = (b: { day: number; time: string }) => local(`2024-03-0${1 + (b.day % 9)}T${b.time}`) + Math.floor(b.day / 9) * 86_400_000;
 
   it('every analytic agrees', async () => {
     await fc.assert(
@@ -506,7 +508,7 @@ describe('analytics on random small histories (fast-check, SQLite vs the referen
             const songIds: number[] = [];
             for (const [i, artists] of h.songs.entries()) songIds.push((await store.createSong({ name: `S${i % 3}`, artists: [...artists] })).id);
             for (const { service: s, setlist, positions } of h.services) {
-              const v = await store.createService({ date: at(s), serviceType: s.serviceType });
+              const v = expectSlotFree(await store.createService({ date: at(s), serviceType: s.serviceType }));
               // Explicit positions that may tie: only link order then tells opener from closer.
               for (const [i, n] of setlist.entries()) await store.linkSong(v.id, songIds[n % songIds.length], positions[i]);
             }
@@ -550,20 +552,21 @@ describe('songsSungOften on a history small enough to count by hand (SQLite)', (
     const store = new SqliteStore(':memory:', ZONE);
     try {
       const [a, b, c] = [await store.createSong({ name: 'A', artists: [] }), await store.createSong({ name: 'B', artists: [] }), await store.createSong({ name: 'C', artists: [] })];
-      // Five Sunday mornings and one Wednesday; the last two Sundays share a date (the later id is later).
-      const sunday = async (day: string, songs: number[]) => {
-        const v = await store.createService({ date: local(`${day}T10:00`), serviceType: 'SUN_AM' });
+      // Five Sunday services and one Wednesday; the last two Sunday services, a morning and an
+      // evening one, share a date (the later id is later).
+      const sunday = async (day: string, songs: number[], serviceType: ServiceType = 'SUN_AM') => {
+        const v = expectSlotFree(await store.createService({ date: local(`${day}T10:00`), serviceType }));
         await store.replaceSetlist(v.id, songs);
         return v;
       };
       await sunday('2024-03-03', [c.id]);
       await sunday('2024-03-10', [a.id, b.id]);
       await sunday('2024-03-17', [a.id]);
-      const wed = await store.createService({ date: local('2024-03-20T19:00'), serviceType: 'WED' });
+      const wed = expectSlotFree(await store.createService({ date: local('2024-03-20T19:00'), serviceType: 'WED' }));
       await store.replaceSetlist(wed.id, [b.id, c.id]);
       const early = await sunday('2024-03-24', [b.id]);
-      const late = await sunday('2024-03-24', [a.id, c.id]);
-      const sundays = { serviceTypes: ['SUN_AM'] as ServiceType[], to: null };
+      const late = await sunday('2024-03-24', [a.id, c.id], 'SUN_PM');
+      const sundays = { serviceTypes: ['SUN_AM', 'SUN_PM'] as ServiceType[], to: null };
 
       // The last 4 Sundays: A in 3 (75%), B in 2 (50%), C in 1 (25%).
       const four = await store.songsSungOften({ ...sundays, lastServices: 4, moreThanPercent: 50 });

@@ -22,8 +22,11 @@ import { CatalogueError } from '../../src/store/catalogue';
 import { SnapshotError } from '../../src/store/snapshot';
 import { SqliteStore } from '../../src/store/sqlite/store';
 import type { ServiceRecord, Snapshot, SongRecord, Store } from '../../src/store/types';
+import type { ServiceType } from '../../src/generated/graphql';
 import { DAY, YEAR_1900, YEAR_2200, populateRichly } from '../helpers/rich-data';
 import { queryContract } from './store.queries.contract';
+import { Reference } from '../helpers/analytics-reference';
+import { expectSlotFree, isSlotTaken } from '../../src/store/types';
 
 interface Harness {
   name: string;
@@ -306,7 +309,7 @@ function storeContract(harness: () => Harness) {
 
     describe('services', () => {
       it('creates, reads, updates by merging, deletes', async () => {
-        const v = await store.createService({ date: YEAR_2200, serviceType: 'SUN_AM' });
+        const v = expectSlotFree(await store.createService({ date: YEAR_2200, serviceType: 'SUN_AM' }));
         expect(v).toEqual({ id: v.id, date: YEAR_2200, serviceType: 'SUN_AM' });
         expect(await store.updateService(v.id, { serviceType: 'WED' })).toEqual({ ...v, serviceType: 'WED' });
         expect(await store.updateService(v.id, { date: YEAR_1900 })).toEqual({ ...v, date: YEAR_1900, serviceType: 'WED' });
@@ -317,19 +320,19 @@ function storeContract(harness: () => Harness) {
       });
 
       it('lists by date then id; batch reads keep order and nulls', async () => {
-        const late = await store.createService({ date: 3 * DAY, serviceType: 'SUN_AM' });
-        const early = await store.createService({ date: YEAR_1900, serviceType: 'SUN_PM' });
-        const sameAsLate = await store.createService({ date: 3 * DAY, serviceType: 'WED' });
+        const late = expectSlotFree(await store.createService({ date: 3 * DAY, serviceType: 'SUN_AM' }));
+        const early = expectSlotFree(await store.createService({ date: YEAR_1900, serviceType: 'SUN_PM' }));
+        const sameAsLate = expectSlotFree(await store.createService({ date: 3 * DAY, serviceType: 'WED' }));
         expect(ids((await store.listServices({}, {})).items)).toEqual([early.id, late.id, sameAsLate.id]);
         expect(ids(await store.servicesByIds([sameAsLate.id, 404, early.id]))).toEqual([sameAsLate.id, null, early.id]);
         expect(await store.servicesByIds([])).toEqual([]);
       });
 
       it('answers date ranges with both bounds inclusive, by date then id', async () => {
-        const at = async (date: number) => (await store.createService({ date, serviceType: 'WED' })).id;
+        const at = async (date: number, serviceType: ServiceType = 'WED') => expectSlotFree(await store.createService({ date, serviceType })).id;
         const t100 = await at(100);
         const t200 = await at(200);
-        const t200b = await at(200);
+        const t200b = await at(200, 'SUN_PM');
         const t300 = await at(300);
         const old = await at(YEAR_1900);
         const range = async (min: number, max: number) => ids((await store.servicesInRange({ min, max }, {}, {})).items);
@@ -341,9 +344,41 @@ function storeContract(harness: () => Harness) {
       });
 
       it('never reuses an id after a delete', async () => {
-        const v = await store.createService({ date: 1, serviceType: 'WED' });
+        const v = expectSlotFree(await store.createService({ date: 1, serviceType: 'WED' }));
         await store.deleteService(v.id);
-        expect((await store.createService({ date: 2, serviceType: 'WED' })).id).toBe(v.id + 1);
+        expect((expectSlotFree(await store.createService({ date: 2, serviceType: 'WED' }))).id).toBe(v.id + 1);
+      });
+
+      it('holds one service per date and type: a second is refused naming the first, on create and on update', async () => {
+        const first = expectSlotFree(await store.createService({ date: DAY, serviceType: 'SUN_AM' }));
+        expect(await store.createService({ date: DAY, serviceType: 'SUN_AM' })).toEqual({ slotTakenBy: first.id });
+        const evening = expectSlotFree(await store.createService({ date: DAY, serviceType: 'SUN_PM' }));
+        const later = expectSlotFree(await store.createService({ date: 2 * DAY, serviceType: 'SUN_AM' }));
+        expect(await store.updateService(evening.id, { serviceType: 'SUN_AM' })).toEqual({ slotTakenBy: first.id });
+        expect(await store.updateService(later.id, { date: DAY })).toEqual({ slotTakenBy: first.id });
+        // Nothing was written by the refusals; a write that keeps its own slot is no conflict.
+        expect((await store.listServices({}, {})).items).toEqual([first, evening, later]);
+        expect(await store.updateService(first.id, { date: DAY, serviceType: 'SUN_AM' })).toEqual(first);
+        // A slot freed by a move or a delete can be taken.
+        expect(await store.updateService(first.id, { date: 3 * DAY })).toEqual({ ...first, date: 3 * DAY });
+        expect(await store.updateService(later.id, { date: DAY })).toEqual({ ...later, date: DAY });
+        await store.deleteService(evening.id);
+        expect(expectSlotFree(await store.createService({ date: DAY, serviceType: 'SUN_PM' })).id).toBe(later.id + 1);
+      });
+
+      it('lets exactly one of many concurrent writers take a slot; the others are told which', async () => {
+        const outcomes = await Promise.all(
+          Array.from({ length: 6 }, (_, i) =>
+            i % 2 === 0
+              ? store.createService({ date: 5 * DAY, serviceType: 'WED' })
+              : store.createService({ date: (10 + i) * DAY, serviceType: 'WED' }).then((v) => store.updateService(expectSlotFree(v).id, { date: 5 * DAY })),
+          ),
+        );
+        const winners = outcomes.filter((o): o is ServiceRecord => o !== null && !isSlotTaken(o));
+        const slot = (await store.servicesInRange({ min: 5 * DAY, max: 5 * DAY }, {}, {})).items;
+        expect(slot).toHaveLength(1);
+        expect(winners.filter((w) => w.date === 5 * DAY)).toEqual(slot);
+        expect(outcomes.filter(isSlotTaken)).toEqual(Array.from({ length: 5 }, () => ({ slotTakenBy: slot[0].id })));
       });
     });
 
@@ -351,7 +386,7 @@ function storeContract(harness: () => Harness) {
       let service: ServiceRecord;
       let a: SongRecord, b: SongRecord, c: SongRecord, d: SongRecord;
       beforeEach(async () => {
-        service = await store.createService({ date: DAY, serviceType: 'SUN_AM' });
+        service = expectSlotFree(await store.createService({ date: DAY, serviceType: 'SUN_AM' }));
         [a, b, c, d] = await songs(store, 'a', 'b', 'c', 'd');
       });
 
@@ -413,7 +448,7 @@ function storeContract(harness: () => Harness) {
       });
 
       it('closes the gaps a deleted song leaves in every setlist it was in', async () => {
-        const other = await store.createService({ date: 2 * DAY, serviceType: 'WED' });
+        const other = expectSlotFree(await store.createService({ date: 2 * DAY, serviceType: 'WED' }));
         await store.replaceSetlist(service.id, [a.id, b.id, c.id]);
         await store.replaceSetlist(other.id, [b.id, d.id]);
         await store.deleteSong(b.id);
@@ -422,7 +457,7 @@ function storeContract(harness: () => Harness) {
       });
 
       it('keeps places 1..n under concurrent setlist writes to one service and to another', async () => {
-        const other = await store.createService({ date: 2 * DAY, serviceType: 'WED' });
+        const other = expectSlotFree(await store.createService({ date: 2 * DAY, serviceType: 'WED' }));
         const all = [a, b, c, d, ...(await songs(store, 'e', 'f', 'g', 'h'))];
         const results = await Promise.all(
           all.flatMap((s, i) => [store.linkSong(service.id, s.id, (i % 3) + 1), store.linkSong(other.id, s.id)]),
@@ -491,8 +526,8 @@ function storeContract(harness: () => Harness) {
       });
 
       it('answers many setlists and many songs’ services in one call, in request order', async () => {
-        const other = await store.createService({ date: 0, serviceType: 'WED' });
-        const later = await store.createService({ date: 2 * DAY, serviceType: 'SUN_PM' });
+        const other = expectSlotFree(await store.createService({ date: 0, serviceType: 'WED' }));
+        const later = expectSlotFree(await store.createService({ date: 2 * DAY, serviceType: 'SUN_PM' }));
         await store.replaceSetlist(service.id, [b.id, a.id]);
         await store.replaceSetlist(other.id, [a.id]);
         await store.replaceSetlist(later.id, [a.id, c.id]);
@@ -505,7 +540,7 @@ function storeContract(harness: () => Harness) {
       });
 
       it('cascades: deleting a song or a service removes its links, and only them', async () => {
-        const other = await store.createService({ date: 2 * DAY, serviceType: 'WED' });
+        const other = expectSlotFree(await store.createService({ date: 2 * DAY, serviceType: 'WED' }));
         await store.replaceSetlist(service.id, [a.id, b.id, c.id]);
         await store.replaceSetlist(other.id, [b.id]);
         await store.deleteSong(b.id);
@@ -515,6 +550,66 @@ function storeContract(harness: () => Harness) {
         expect(((await store.servicesForSongs([a.id, c.id])).map((p) => p.items)).map((l) => ids(l))).toEqual([[], []]);
         expect(ids((await store.listSongs({}, {})).items)).toEqual([a.id, c.id, d.id]);
         expect((await store.setlistsForServices([service.id])).map((p) => p.items)).toEqual([[]]);
+      });
+    });
+
+    describe('merging songs (mergeSongs)', () => {
+      const ALL_TIME = { from: null, to: null, serviceTypes: ['SUN_AM', 'SUN_PM', 'WED'] as ServiceType[] };
+
+      it('gives the kept song the merged ones\' places, details and artists, deletes them, and moves every aggregate', async () => {
+        const keep = await store.createSong({ name: 'Goodness of God', artists: ['Bethel Music'] });
+        const live = await store.createSong({ name: 'Goodness Of God (Live)', artists: ['bethel music', 'Jenn Johnson'], ccliNumber: '7117726' });
+        const copy = await store.createSong({ name: 'goodness of god', artists: ['Ed Cash'], copyright: '2018 Bethel Music' });
+        const [a, b] = await songs(store, 'a', 'b');
+        const at = async (day: number, type: ServiceType, setlist: number[]) => {
+          const v = expectSlotFree(await store.createService({ date: day * DAY, serviceType: type }));
+          expect(await store.replaceSetlist(v.id, setlist)).toBe('ok');
+          return v.id;
+        };
+        const onlyLive = await at(1, 'SUN_AM', [a.id, live.id, b.id]);
+        const liveFirst = await at(2, 'SUN_AM', [live.id, a.id, keep.id]);
+        const keepFirst = await at(3, 'WED', [keep.id, copy.id, live.id, b.id]);
+        const untouched = await at(4, 'SUN_PM', [a.id, b.id]);
+
+        const merged = await store.mergeSongs(keep.id, [live.id, copy.id]);
+        expect(merged).toEqual({ id: keep.id, name: 'Goodness of God', artists: ['Bethel Music', 'Jenn Johnson', 'Ed Cash'] });
+        expect(await store.licensingOfSongs([keep.id])).toEqual([{ ccliNumber: '7117726', copyright: '2018 Bethel Music' }]);
+        expect(await store.songsByIds([live.id, copy.id])).toEqual([null, null]);
+        expect(await placed(store, onlyLive)).toEqual(['1 a', '2 Goodness of God', '3 b']);
+        expect(await placed(store, liveFirst)).toEqual(['1 Goodness of God', '2 a']);
+        expect(await placed(store, keepFirst)).toEqual(['1 Goodness of God', '2 b']);
+        expect(await placed(store, untouched)).toEqual(['1 a', '2 b']);
+        expect(names((await store.songsByArtistKey(artistKey('jenn johnson'), {})).items)).toEqual(['Goodness of God']);
+        expect(ids(((await store.servicesForSongs([keep.id])).map((p) => p.items))[0])).toEqual([onlyLive, liveFirst, keepFirst]);
+
+        // Every maintained aggregate as a recount of the records would give it.
+        const ref = new Reference(await store.exportSnapshot());
+        for (const sort of ['TIMES_SUNG', 'LAST_SUNG', 'FIRST_SUNG', 'NAME'] as const) {
+          const q = { window: ALL_TIME, sort, includeUnsung: true };
+          expect(await store.songUsage(q)).toEqual(ref.songUsage(q));
+        }
+        for (const id of [keep.id, a.id, b.id]) expect(await store.songsSungWith(id, ALL_TIME, 10)).toEqual(ref.songsSungWith(id, ALL_TIME, 10));
+        expect(await store.artistUsage(ALL_TIME, {})).toEqual(ref.artistUsage(ALL_TIME, {}));
+        const buckets = [{ start: 0, end: 10 * DAY }];
+        expect(await store.usageTimeline(buckets, ALL_TIME, keep.id)).toEqual(ref.usageTimeline(buckets, ALL_TIME, keep.id));
+      });
+
+      it('keeps a kept song\'s own details, and refuses a missing song or too many artists, writing nothing', async () => {
+        const keep = await store.createSong({ name: 'K', artists: ['One'], ccliNumber: '1', copyright: 'Mine' });
+        const other = await store.createSong({ name: 'K', artists: ['one', 'Two'], ccliNumber: '2', copyright: 'Theirs' });
+        const v = expectSlotFree(await store.createService({ date: DAY, serviceType: 'WED' }));
+        await store.replaceSetlist(v.id, [other.id]);
+        expect(await store.mergeSongs(keep.id, [other.id, 999])).toEqual({ refused: 'no-song', songId: 999 });
+        expect(await store.mergeSongs(998, [other.id])).toEqual({ refused: 'no-song', songId: 998 });
+        const crowded = await store.createSong({ name: 'K', artists: Array.from({ length: 50 }, (_, i) => `Artist ${i}`) });
+        expect(await store.mergeSongs(keep.id, [crowded.id])).toEqual({ refused: 'too-many-artists' });
+        expect(await store.songsByIds([other.id, crowded.id])).toEqual([other, crowded]);
+        expect(await setlist(store, v.id)).toEqual(['K']);
+        expect(ids(((await store.servicesForSongs([other.id])).map((p) => p.items))[0])).toEqual([v.id]);
+
+        expect(await store.mergeSongs(keep.id, [other.id])).toEqual({ id: keep.id, name: 'K', artists: ['One', 'Two'] });
+        expect(await store.licensingOfSongs([keep.id])).toEqual([{ ccliNumber: '1', copyright: 'Mine' }]);
+        expect(ids(((await store.servicesForSongs([keep.id])).map((p) => p.items))[0])).toEqual([v.id]);
       });
     });
 
@@ -636,7 +731,7 @@ function storeContract(harness: () => Harness) {
         await store.importSnapshot(snapshot);
         // Song 4, service 3 and user 3 were deleted in the source: their ids stay used.
         expect((await store.createSong({ name: 'new', artists: [] })).id).toBe(5);
-        expect((await store.createService({ date: 1, serviceType: 'WED' })).id).toBe(4);
+        expect((expectSlotFree(await store.createService({ date: 1, serviceType: 'WED' }))).id).toBe(4);
         expect((await store.createUser({ username: 'new', passwordHash: 'h', role: 'USER' }))!.id).toBe(4);
         // A new link takes the next link seq, and its place shifts the imported ones.
         const [early] = snapshot.services;
@@ -679,6 +774,25 @@ function storeContract(harness: () => Harness) {
         await source.close();
         await expect(store.importSnapshot({ ...snapshot, licensing: [entry] })).rejects.toThrow(SnapshotError);
         expect((await store.listSongs({}, {})).items).toEqual([]);
+      });
+
+      it('keeps services that shared a date and type before the rule; the lowest id holds the slot', async () => {
+        const { store: source, snapshot } = await richSource();
+        await source.close();
+        const [early, late] = snapshot.services;
+        const twin = { ...early, id: snapshot.sequences.service + 1 };
+        const withTwin: Snapshot = { ...snapshot, services: [...snapshot.services, twin], sequences: { ...snapshot.sequences, service: twin.id } };
+        await store.importSnapshot(withTwin);
+        await store.importSnapshot(withTwin);
+        expect(await store.exportSnapshot()).toEqual(withTwin);
+        const slot = { date: early.date, serviceType: early.serviceType };
+        expect(await store.createService(slot)).toEqual({ slotTakenBy: early.id });
+        // The twin keeps its record and may stay as it is; moved, it holds its new slot like any other.
+        expect(await store.updateService(twin.id, slot)).toEqual(twin);
+        expect(await store.updateService(twin.id, { date: late.date, serviceType: late.serviceType })).toEqual({ slotTakenBy: late.id });
+        expect(await store.updateService(twin.id, { date: 7 })).toEqual({ ...twin, date: 7 });
+        expect(await store.updateService(twin.id, slot)).toEqual({ slotTakenBy: early.id });
+        expect(await store.createService({ date: 7, serviceType: twin.serviceType })).toEqual({ slotTakenBy: twin.id });
       });
 
       it('refuses an inconsistent snapshot before writing anything', async () => {

@@ -9,6 +9,7 @@ import { hashPassword } from '../../src/auth/passwords';
 import { buildSchema } from '../../src/graphql/schema';
 import { ROUTES, type RestRoute } from '../../src/rest/routes';
 import { JWT_SECRET, startTestServer, type TestServer } from '../helpers/server';
+import { expectSlotFree } from '../../src/store/types';
 
 type Access = 'public' | 'auth' | 'admin' | 'adminOrSelf';
 
@@ -41,6 +42,7 @@ const ACCESS: Record<string, Access> = {
   'Mutation.createSong': 'admin',
   'Mutation.updateSong': 'auth',
   'Mutation.deleteSong': 'auth',
+  'Mutation.mergeSongs': 'admin',
   'Mutation.createService': 'auth',
   'Mutation.updateService': 'auth',
   'Mutation.deleteService': 'auth',
@@ -110,11 +112,15 @@ function badCredentials(): Record<string, string> {
   };
 }
 
+/** A day no call has used yet: one service per date and type, and every call makes services. */
+let days = 0;
+const nextDate = () => Date.UTC(2024, 0, 7, 10) + ++days * 86_400_000;
+
 /** Fresh records for one call, so that deletes and updates never disturb another case. */
 async function fixtures() {
   const song = await s.store.createSong({ name: 'Matrix Song', artists: ['A'] });
   const song2 = await s.store.createSong({ name: 'Matrix Song 2', artists: [] });
-  const service = await s.store.createService({ date: Date.UTC(2024, 0, 7, 10), serviceType: 'SUN_AM' });
+  const service = expectSlotFree(await s.store.createService({ date: nextDate(), serviceType: 'SUN_AM' }));
   await s.store.linkSong(service.id, song.id);
   return { song, song2, service };
 }
@@ -129,11 +135,13 @@ async function restCall(route: RestRoute, who: Who, self: boolean) {
     id: route.path.startsWith('/songs') ? song.id : route.path.startsWith('/services') ? service.id : targetUser,
     serviceId: service.id,
     songId: route.method === 'PUT' ? song2.id : song.id,
+    keepId: song.id,
   };
   const bodies: Record<string, unknown> = {
     'Mutation.createSong': { name: 'New' },
     'Mutation.updateSong': { name: 'Renamed' },
-    'Mutation.createService': { date: Date.UTC(2024, 1, 4), serviceType: 'SUN_PM' },
+    'Mutation.createService': { date: nextDate(), serviceType: 'SUN_PM' },
+    'Mutation.mergeSongs': { mergeIds: [song2.id] },
     'Mutation.updateService': { serviceType: 'WED' },
     'Mutation.addSongToService': { position: 2 },
     'Mutation.setServiceSongs': { songIds: [song2.id, song.id] },
@@ -199,8 +207,10 @@ async function graphqlCall(name: string, field: GraphQLField<unknown, unknown>, 
     serviceId: service.id,
     songId: name === 'Mutation.addSongToService' ? song2.id : song.id,
     songIds: [song2.id],
+    keepId: song.id,
+    mergeIds: [song2.id],
     name: 'Via GraphQL',
-    date: Date.UTC(2024, 2, 3),
+    date: nextDate(),
     serviceType: 'SUN_AM',
     username: `gqlmade-${Math.random().toString(36).slice(2, 10)}`,
     password: 'long-enough-2',

@@ -121,6 +121,23 @@ test('past setlists name songs by title, CCLI number or id; a title two songs sh
     '',
   ]);
   expect((await runScript('src/cli/songs.ts', ['merge'], server.storeEnv)).code).toBe(2);
+  const self = await runScript('src/cli/songs.ts', ['merge', String(twin.id), String(twin.id)], server.storeEnv);
+  expect([self.code, self.stderr]).toEqual([2, expect.stringContaining('mergeIds: must not include keepId')]);
+
+  // npm run songs -- merge folds the twin into the song kept; then the title decides again.
+  const merged = await runScript('src/cli/songs.ts', ['merge', String(cornerstone.id), String(twin.id)], server.storeEnv);
+  expect({ code: merged.code, stdout: merged.stdout.split('\n') }).toEqual({
+    code: 0,
+    stdout: [
+      `merged song ${twin.id} into song ${cornerstone.id}: 'Cornerstone' (${[...cornerstone.artists, 'Someone Else'].join(', ')}) CCLI 6158927`,
+      expect.stringMatching(/^ {2}sung in \d+ services \(\d+ before\); the merged songs are deleted$/),
+      '',
+    ],
+  });
+  expect((await server.api('GET', `/songs/${twin.id}`)).status).toBe(404);
+  const again = await runScript('src/cli/import.ts', ['--services', csv], { ...server.storeEnv, SERVICE_TIME_ZONE: 'UTC' });
+  expect({ code: again.code, stdout: again.stdout }).toEqual({ code: 0, stdout: expect.stringContaining('created 1 services') });
+  expect((await runScript('src/cli/songs.ts', ['duplicates'], server.storeEnv)).stdout).toBe('no likely duplicates\n');
 });
 
 test('npm run songs -- duplicates on a catalogue without any', async () => {

@@ -9,6 +9,10 @@ import type { Store } from '../../src/store/types';
 import { runScript } from '../helpers/process';
 import { startTestServer } from '../helpers/server';
 import { openTestStore, type OpenedStore } from '../helpers/test-store';
+import { expectSlotFree } from '../../src/store/types';
+import { DEFAULT_SERVICE_TIMES } from '../../src/domain/dates';
+
+const LONDON = { zone: 'Europe/London', times: DEFAULT_SERVICE_TIMES };
 
 /**
  * `npm run import` on a real store (a SQLite file, or with TEST_STORE=neo4j the real Neo4j): what
@@ -31,9 +35,9 @@ function csv(name: string, text: string): string {
 }
 
 const songs = (opts: Partial<ImportOptions> & { file: string }) =>
-  importFile(store, { kind: 'songs', dryRun: false, skipInvalid: false, batchSize: 500, zone: 'UTC', ...opts });
+  importFile(store, { kind: 'songs', dryRun: false, skipInvalid: false, batchSize: 500, clock: { zone: 'UTC', times: DEFAULT_SERVICE_TIMES }, ...opts });
 const services = (opts: Partial<ImportOptions> & { file: string }) =>
-  importFile(store, { kind: 'services', dryRun: false, skipInvalid: false, batchSize: 500, zone: 'Europe/London', ...opts });
+  importFile(store, { kind: 'services', dryRun: false, skipInvalid: false, batchSize: 500, clock: LONDON, ...opts });
 const stored = async () => (await store.listSongs({}, {})).items.map((s) => [s.name, s.artists]);
 
 describe('songs', () => {
@@ -236,7 +240,7 @@ describe('songs', () => {
       dryRun: false,
       skipInvalid: false,
       batchSize: 500,
-      zone: 'UTC',
+      clock: { zone: 'UTC', times: DEFAULT_SERVICE_TIMES },
       progress: { stream, forceOnNonTTY: true },
     });
     expect(summary.created).toBe(1200);
@@ -254,7 +258,7 @@ describe('services with setlists', () => {
   });
 
   it('creates services with their setlists in order, skipping services already stored', async () => {
-    const existing = await store.createService({ date: Date.UTC(2024, 8, 1, 9), serviceType: 'SUN_AM' });
+    const existing = expectSlotFree(await store.createService({ date: Date.UTC(2024, 8, 1, 9), serviceType: 'SUN_AM' }));
     const file = csv(
       'services.csv',
       'date,serviceType,songs\n' +
@@ -269,10 +273,27 @@ describe('services with setlists', () => {
     expect(all.map((v) => [v.date, v.serviceType])).toEqual([
       [Date.UTC(2024, 8, 1, 9), 'SUN_AM'],
       [Date.UTC(2024, 8, 8, 17, 30), 'SUN_PM'],
-      [Date.UTC(2024, 8, 10, 23), 'WED'],
+      // A day alone is the type's usual time (WED 19:00) in London, summer time: 18:00 UTC.
+      [Date.UTC(2024, 8, 11, 18), 'WED'],
     ]);
     const setlists = await store.setlistsForServices(all.map((v) => v.id));
     expect(setlists.map((l) => l.items.map((s) => s.name))).toEqual([[], ['Be Thou My Vision', 'Holy, Holy, Holy', 'Amazing Grace'], []]);
+  });
+
+  it('takes a row of a day alone for the service of its type stored that day at any time, so an old file imports once', async () => {
+    // Stored by a release that read a day alone as local midnight (23:00 UTC the day before, in summer).
+    const old = expectSlotFree(await store.createService({ date: Date.UTC(2024, 8, 10, 23), serviceType: 'WED' }));
+    const file = csv('days.csv', 'date,serviceType,songs\n2024-09-11,WED,Amazing Grace\n2024-09-11,SUN_AM,\n2024-09-12,WED,\n2024-09-12,WED,\n');
+    const summary = await services({ file });
+    expect(summary.skipped).toEqual([
+      { line: 2, reason: `2024-09-11 WED duplicates existing service ${old.id}` },
+      { line: 5, reason: '2024-09-12 WED duplicates line 4' },
+    ]);
+    expect((await store.listServices({}, {})).items.map((v) => [v.date, v.serviceType])).toEqual([
+      [Date.UTC(2024, 8, 10, 23), 'WED'],
+      [Date.UTC(2024, 8, 11, 9, 30), 'SUN_AM'],
+      [Date.UTC(2024, 8, 12, 18), 'WED'],
+    ]);
   });
 
   it('takes one column per place too, and rejects unknown, ambiguous and repeated titles and bad dates', async () => {

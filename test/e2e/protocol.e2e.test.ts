@@ -370,8 +370,9 @@ describe('paging', () => {
   beforeAll(async () => {
     for (let i = 0; i < 5; i++) await s.api('POST', '/songs', { token: admin, body: { name: `Paged ${i}`, artists: ['Pager'] } });
     // Out of date order, so that the service list's order (date, then id) differs from id order.
-    for (const day of [20, 3, 11, 3, 28]) {
-      await s.api('POST', '/services', { token: admin, body: { date: Date.UTC(2025, 1, day, 10), serviceType: 'WED' } });
+    for (const [day, serviceType] of [[20, 'WED'], [3, 'WED'], [11, 'WED'], [3, 'SUN_AM'], [28, 'WED']] as const) {
+      const made = await s.api('POST', '/services', { token: admin, body: { date: Date.UTC(2025, 1, day, 10), serviceType } });
+      expect(made.status).toBe(201);
     }
     songs = (await s.api('GET', '/songs')).body;
     services = (await s.api('GET', '/services')).body;

@@ -34,13 +34,15 @@ beforeAll(async () => {
     })
   ).songs;
   [popular, quiet, ...filler] = songs;
-  // Later ids on earlier dates; pairs of one type share a date (the id breaks the tie); the popular
-  // song opens the first of a pair and sits mid-setlist in the second.
+  // Later ids on earlier dates; a pair of Sunday services shares each date (the id breaks the tie:
+  // one service per date and type), beside a Wednesday one; the popular song opens the first of a
+  // pair and sits mid-setlist in the second.
   const made = await s.store.importCatalogue({
     songs: [],
     services: [
       ...Array.from({ length: SERVICES }, (_, k) => {
-        const serviceType: ServiceType = k % 3 === 2 ? 'WED' : Math.floor(k / 3) % 4 === 3 ? 'SUN_PM' : 'SUN_AM';
+        const sundays: ServiceType[] = Math.floor(k / 3) % 4 === 3 ? ['SUN_PM', 'SUN_AM'] : ['SUN_AM', 'SUN_PM'];
+        const serviceType: ServiceType = k % 3 === 2 ? 'WED' : sundays[k % 3];
         const songIds = k % 3 === 1 ? [filler[0].id, popular.id, filler[1].id] : [popular.id, filler[2].id];
         if (k % 50 === 7) songIds.push(quiet.id);
         return { service: { date: START + (SERVICES - Math.floor(k / 3)) * DAY, serviceType }, songIds };
@@ -142,12 +144,14 @@ test('X-Total-Count and pages follow unlinking, a change of service type and a d
   const [first, second, third] = expected();
   expect((await s.api('DELETE', `/services/${first}/songs/${popular.id}`, { token })).status).toBe(204);
   holding.delete(first);
+  // The third is the Wednesday service of that date: deleted first, it leaves its date and type free.
+  expect(services.find((v) => v.id === third)!.serviceType).toBe('WED');
+  expect((await s.api('DELETE', `/services/${third}`, { token })).status).toBe(204);
+  holding.delete(third);
   const retyped = services.find((v) => v.id === second)!;
   const put = await s.api('PUT', `/services/${second}`, { token, body: { serviceType: 'WED' } });
   expect(put.status).toBe(200);
   retyped.serviceType = 'WED';
-  expect((await s.api('DELETE', `/services/${third}`, { token })).status).toBe(204);
-  holding.delete(third);
 
   expect(await withSong('?limit=3')).toEqual({ ids: expected().slice(0, 3), total: SERVICES - 2 });
   const wed = expected(['WED']);

@@ -43,7 +43,10 @@ describe('the usage report CSV over HTTP', () => {
       const renamed = await server.api('PUT', `/songs/${created.body.id}`, { token: user, body: { name, artists } });
       expect(renamed.status).toBe(200);
     }
-    const service = await server.api('POST', '/services', { token: user, body: { date: '2024-05-05T10:00:00Z', serviceType: 'SUN_AM' } });
+    // A service of its own each (one service per date and type): a day after the one before.
+    const date = Date.UTC(2024, 4, 5, 10) + created.body.id * 86_400_000;
+    const service = await server.api('POST', '/services', { token: user, body: { date, serviceType: 'SUN_AM' } });
+    expect(service.status).toBe(201);
     await server.api('PUT', `/services/${service.body.id}/songs/${created.body.id}`, { token: user });
     return created.body.id as number;
   }

@@ -28,11 +28,25 @@ beforeAll(async () => {
 afterAll(() => s.close());
 
 async function createService(server: TestServer, token: string, body: Record<string, unknown>): Promise<Service> {
+  await freeSlot(server, token, body);
   const res = await server.api('POST', '/services', { token, body });
   expect({ status: res.status, body: res.body }).toEqual({ status: 201, body: expect.anything() });
   return res.body as Service;
 }
 const newService = (body: Record<string, unknown>) => createService(s, admin, body);
+
+/**
+ * One service per date and type (docs/API.md): the tests here make services at the dates they
+ * check, so an earlier test's service at the same date and type is deleted first.
+ */
+async function freeSlot(server: TestServer, token: string, body: Record<string, unknown>) {
+  const at = typeof body.date === 'number' ? body.date : Date.parse(String(body.date));
+  if (!Number.isFinite(at)) return;
+  const there = await server.api('GET', `/services/byDate/between/${at}/${at}`);
+  for (const v of there.body as Service[]) {
+    if (v.serviceType === body.serviceType) expect((await server.api('DELETE', `/services/${v.id}`, { token })).status).toBe(204);
+  }
+}
 
 async function allServices(): Promise<Service[]> {
   const res = await s.api('GET', '/services');
@@ -59,6 +73,7 @@ describe('POST /services', () => {
     ['a half-hour offset', '2024-01-07T10:30:00.500+05:30', ms('2024-01-07T05:00:00.500Z')],
     ['an offset crossing midnight', '2024-01-07T23:30:00-01:00', ms('2024-01-08T00:30:00.000Z')],
   ])('an ISO-8601 date-time with %s is stored as epoch ms', async (_label, iso, expected) => {
+    await freeSlot(s, admin, { date: expected, serviceType: 'WED' });
     const res = await s.api('POST', '/services', { token: admin, body: { date: iso, serviceType: 'WED' } });
     expectJson(res, 201, { id: expect.any(Number), date: expected, serviceType: 'WED' });
     expectJson(await s.api('GET', `/services/${res.body.id}`), 200, res.body);
@@ -211,7 +226,8 @@ describe('PUT /services/<serviceId>: merge', () => {
 
   test('both fields replace; an empty body changes nothing; an id in the body is ignored', async () => {
     const service = await newService({ date, serviceType: 'WED' });
-    const other = await newService({ date, serviceType: 'WED' });
+    const other = await newService({ date, serviceType: 'SUN_PM' });
+    await freeSlot(s, admin, { date: 0, serviceType: 'SUN_AM' });
     const want = { id: service.id, date: 0, serviceType: 'SUN_AM' };
     expectJson(
       await s.api('PUT', `/services/${service.id}`, { token: admin, body: { id: other.id, date: 0, serviceType: 'SUN_AM' } }),
@@ -354,7 +370,9 @@ async function rangeFixture(server: TestServer, dates: Record<string, string>) {
   const made: Record<string, Service> = {};
   // Created in reverse so that id order and date order differ.
   for (const [name, iso] of Object.entries(dates).reverse()) {
-    made[name] = await createService(server, token, { date: iso, serviceType: 'SUN_AM' });
+    // One service per date and type: a second one at an instant is the evening service.
+    const taken = Object.values(made).some((m) => m.date === Date.parse(iso));
+    made[name] = await createService(server, token, { date: iso, serviceType: taken ? 'SUN_PM' : 'SUN_AM' });
   }
   return {
     made,

@@ -2,6 +2,7 @@ import { DateTime } from 'luxon';
 import type { ServiceType } from '../../src/generated/graphql';
 import type { Store } from '../../src/store/types';
 import { prng } from '../../bench/seed';
+import { expectSlotFree } from '../../src/store/types';
 
 const ARTISTS = ['Chris Tomlin', 'chris tomlin', 'CHRIS TOMLIN', 'Matt Redman', 'Hillsong', 'Charles Wesley', 'Isaac Watts', 'Fanny Crosby', ''];
 
@@ -49,7 +50,7 @@ export async function generateHistory(store: Store, opts: HistoryOptions): Promi
   for (let w = 0; w < opts.weeks; w++) {
     for (const [days, hour, minute, serviceType] of slots) {
       const date = sunday.plus({ weeks: w, days }).set({ hour, minute }).toMillis();
-      const service = await store.createService({ date, serviceType });
+      const service = expectSlotFree(await store.createService({ date, serviceType }));
       if (rand() < 1 / 15) continue;
       const size = 1 + Math.floor(rand() * 6);
       const picked = new Set<number>();

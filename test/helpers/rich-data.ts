@@ -1,4 +1,5 @@
 import type { Store } from '../../src/store/types';
+import { expectSlotFree } from '../../src/store/types';
 
 export const DAY = 86_400_000;
 export const YEAR_1900 = Date.UTC(1900, 0, 1); // negative epoch ms
@@ -22,9 +23,9 @@ export async function populateRichly(store: Store): Promise<void> {
     await store.createSong({ name: 'Deleted', artists: ['x'], ccliNumber: '7654321' }),
   ];
   await store.deleteSong(gone.id);
-  const early = await store.createService({ date: YEAR_1900, serviceType: 'SUN_AM' });
-  const late = await store.createService({ date: YEAR_2200, serviceType: 'WED' });
-  const dropped = await store.createService({ date: 0, serviceType: 'SUN_PM' });
+  const early = expectSlotFree(await store.createService({ date: YEAR_1900, serviceType: 'SUN_AM' }));
+  const late = expectSlotFree(await store.createService({ date: YEAR_2200, serviceType: 'WED' }));
+  const dropped = expectSlotFree(await store.createService({ date: 0, serviceType: 'SUN_PM' }));
   await store.deleteService(dropped.id);
   await store.linkSong(early.id, a.id);
   await store.linkSong(early.id, b.id);

@@ -12,6 +12,7 @@ import { migrate } from '../../src/cli/migrate';
 import { SqliteStore } from '../../src/store/sqlite/store';
 import type { Snapshot } from '../../src/store/types';
 import { YEAR_1900, YEAR_2200, populateRichly } from '../helpers/rich-data';
+import { expectSlotFree } from '../../src/store/types';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const quiet = { info: () => undefined, warn: () => undefined };
@@ -101,7 +102,7 @@ describe('npm run migrate, SQLite file to SQLite file', () => {
 
       // Ids deleted in the source (song 4, service 3, user 3) are not handed out again.
       expect((await store.createSong({ name: 'New', artists: [] })).id).toBe(5);
-      expect((await store.createService({ date: 0, serviceType: 'WED' })).id).toBe(4);
+      expect((expectSlotFree(await store.createService({ date: 0, serviceType: 'WED' }))).id).toBe(4);
       expect((await store.createUser({ username: 'new', passwordHash: 'h', role: 'USER' }))?.id).toBe(4);
       await store.linkSong(1, 5, 3); // inserted at place 3: Be Thou My Vision moves down to 4
       expect((await store.setlistsForServices([1]))[0].items.map((s) => s.name)).toEqual([

@@ -17,6 +17,7 @@ import {
   MIGRATION_STEPS,
   MigrationWaitError,
   ONE_STATEMENT_DATA_CYPHER,
+  SCHEMA_AFTER_DATA_CYPHER,
   SCHEMA_CYPHER,
   awaitMigrated,
   migrateNeo4j,
@@ -94,8 +95,9 @@ test('on a fresh database every step runs once, in order, under the lock, and is
   const q = queries();
   // The lock's and the records' constraints first, a look at the records, the lock, a second look.
   expect(q.slice(0, 5)).toEqual([M.lockConstraint, M.stepConstraint, M.finishedSteps, M.takeLock, M.finishedSteps]);
-  const steps = q.filter((text) => [...schema, ...Object.values(BATCHED_DATA_CYPHER)].includes(text as never));
-  expect(steps).toEqual([...schema, ...Object.values(BATCHED_DATA_CYPHER)]);
+  const inOrder = [...schema, ...Object.values(BATCHED_DATA_CYPHER), ...Object.values(SCHEMA_AFTER_DATA_CYPHER)];
+  const steps = q.filter((text) => inOrder.includes(text as never));
+  expect(steps).toEqual(inOrder);
   expect(q.filter((text) => text === M.recordStep)).toHaveLength(ALL.length);
   expect(q.at(-1)).toBe(M.releaseLock);
   expect(q.indexOf(M.takeLock)).toBeLessThan(q.indexOf(schema[0]));
@@ -155,7 +157,9 @@ test('the timeline periods step is one statement, after every batched step, reco
   expect(step).toBeGreaterThan(lastBatch);
   expect(record).toBeGreaterThan(step);
   expect(ran[record].tx).toBeGreaterThan(ran[step].tx);
-  expect(MIGRATION_STEPS.at(-1)).toMatchObject({ name: 'data.timelinePeriods', kind: 'statement' });
+  expect(MIGRATION_STEPS.filter((s) => s.kind !== 'schema').at(-1)).toMatchObject({ name: 'data.timelinePeriods', kind: 'statement' });
+  // The schema that needs data steps first comes after all of them.
+  expect(MIGRATION_STEPS.at(-1)).toMatchObject({ name: 'schema.serviceSlot', kind: 'schema' });
   // It only makes the zone record (zone-less: the store fills it on opening), never a period.
   expect(ONE_STATEMENT_DATA_CYPHER.timelinePeriods).toMatch(/MERGE \(z:TimelineZone \{name: 'timeline'\}\)\s+RETURN/);
 });
@@ -285,6 +289,36 @@ CREATE (a:Song {id: 1, name: 'A', artists: []}), (b:Song {id: 2, name: 'B', arti
     expect(again.summary.counters.updates().propertiesSet).toBe(2 * 2);
     expect(await migrateNeo4j(driver, database)).toEqual({ ran: [], waitedMs: 0 });
     expect(await store.exportSnapshot()).toEqual(before);
+  }, 60_000);
+
+  it('a database written before one service per date and type keeps its twins; the lowest id of each holds the slot', async () => {
+    const NEW = ['data.serviceSlots', 'schema.serviceSlot'];
+    await migrateNeo4j(driver, database);
+    await wipeNeo4j(driver, database);
+    await q('DROP CONSTRAINT service_slot IF EXISTS');
+    await q(`CREATE (:Service {id: 1, date: 5, serviceType: 'WED'}), (:Service {id: 2, date: 5, serviceType: 'SUN_AM'}),
+      (:Service {id: 3, date: 5, serviceType: 'WED'}), (:Service {id: 4, date: 9, serviceType: 'WED'}),
+      (:Service {id: 5, date: 5, serviceType: 'WED'}), (:Sequence {name: 'Service', value: 5})`);
+    for (const name of ALL.filter((n) => !NEW.includes(n))) await q(M.recordStep, { name });
+    const { ran } = await migrateNeo4j(driver, database);
+    expect(ran).toEqual(NEW);
+    const guarded = await q('MATCH (v:Service) RETURN v.id AS id, v.guarded AS guarded ORDER BY id');
+    expect(guarded.records.map((r) => [neo4j.integer.toNumber(r.get('id')), r.get('guarded')])).toEqual([
+      [1, true],
+      [2, true],
+      [3, null],
+      [4, true],
+      [5, null],
+    ]);
+    const store = new Neo4jStore(driver, { database });
+    expect(await store.createService({ date: 5, serviceType: 'WED' })).toEqual({ slotTakenBy: 1 });
+    expect(await store.createService({ date: 5, serviceType: 'SUN_AM' })).toEqual({ slotTakenBy: 2 });
+    expect(await store.updateService(3, { date: 9 })).toEqual({ slotTakenBy: 4 });
+    expect(await store.updateService(5, { serviceType: 'WED' })).toEqual({ id: 5, date: 5, serviceType: 'WED' });
+    expect((await store.listServices({}, {})).totalCount).toBe(5);
+    // A second run of the data step writes nothing but its locks.
+    const again = await q(BATCHED_DATA_CYPHER.serviceSlots, { after: neo4j.int(-1) });
+    expect(again.summary.counters.updates().propertiesSet).toBe(5 * 2);
   }, 60_000);
 
   it("a database written before the song page index gains its links' song and service ids and the index", async () => {

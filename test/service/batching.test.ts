@@ -4,6 +4,7 @@ import { startServer, type RunningServer } from '../../src/server';
 import { SqliteStore } from '../../src/store/sqlite/store';
 import type { Store } from '../../src/store/types';
 import { JWT_SECRET, tempDbPath } from '../helpers/server';
+import { expectSlotFree } from '../../src/store/types';
 
 /**
  * docs/API.md: nested fields are batched per request with DataLoader, so a query over N services
@@ -65,7 +66,7 @@ async function seedServices(n: number): Promise<void> {
   const songs = [];
   for (let i = 0; i < n + SONGS_PER_SERVICE; i++) songs.push(await real.createSong({ name: `Song ${i}`, artists: [`Artist ${i % 3}`] }));
   for (let i = 0; i < n; i++) {
-    const service = await real.createService({ date: Date.UTC(2024, 0, 7) + day++ * 86_400_000, serviceType: 'SUN_AM' });
+    const service = expectSlotFree(await real.createService({ date: Date.UTC(2024, 0, 7) + day++ * 86_400_000, serviceType: 'SUN_AM' }));
     expect(await real.replaceSetlist(service.id, songs.slice(i, i + SONGS_PER_SERVICE).map((s) => s.id))).toBe('ok');
   }
 }

@@ -10,6 +10,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { MIGRATIONS } from '../../src/store/sqlite/migrations';
 import { SqliteStore } from '../../src/store/sqlite/store';
+import { expectSlotFree } from '../../src/store/types';
 
 let dir: string;
 beforeAll(() => {
@@ -92,7 +93,7 @@ test('the relation-page migration indexes each song\'s links by date on a file w
   const song = await writer.createSong({ name: 'Sung often', artists: [] });
   const made: number[] = [];
   for (let i = 0; i < 12; i++) {
-    const v = await writer.createService({ date: (12 - i) * 86_400_000, serviceType: i % 3 ? 'SUN_AM' : 'WED' });
+    const v = expectSlotFree(await writer.createService({ date: (12 - i) * 86_400_000, serviceType: i % 3 ? 'SUN_AM' : 'WED' }));
     await writer.replaceSetlist(v.id, [song.id]);
     made.push(v.id);
   }
@@ -112,5 +113,34 @@ test('the relation-page migration indexes each song\'s links by date on a file w
     /ON performed_in\(song_id, service_date, service_id, service_type\)/,
   );
   expect(db.prepare('SELECT count(*) FROM schema_migrations WHERE version = ?').pluck().get(migration.version)).toBe(1);
+  db.close();
+});
+
+test('migration 8 keeps services that share a date and type; the lowest id of each holds it from then on', async () => {
+  // A file of an old release holding services written twice for one date and type.
+  const file = path.join(dir, `v1-service-slots-${Date.now()}.db`);
+  const old = new Database(file);
+  old.exec(`CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, description TEXT NOT NULL, applied_at TEXT NOT NULL)`);
+  old.exec(MIGRATIONS[0].sql);
+  old.prepare('INSERT INTO schema_migrations VALUES (1, ?, ?)').run(MIGRATIONS[0].description, new Date().toISOString());
+  old.prepare("INSERT INTO services (date, service_type) VALUES (5, 'WED'), (5, 'SUN_AM'), (5, 'WED'), (9, 'WED'), (5, 'WED')").run();
+  old.close();
+
+  const store = new SqliteStore(file);
+  expect((await store.listServices({}, {})).totalCount).toBe(5);
+  expect(await store.createService({ date: 5, serviceType: 'WED' })).toEqual({ slotTakenBy: 1 });
+  expect(await store.createService({ date: 5, serviceType: 'SUN_AM' })).toEqual({ slotTakenBy: 2 });
+  expect(await store.updateService(3, { date: 9 })).toEqual({ slotTakenBy: 4 });
+  // A service left in its shared slot keeps its record and may be written as it is.
+  expect(await store.updateService(5, { serviceType: 'WED' })).toEqual({ id: 5, date: 5, serviceType: 'WED' });
+  await store.close();
+  const db = new Database(file, { readonly: true });
+  expect(db.prepare('SELECT id, guarded FROM services ORDER BY id').all()).toEqual([
+    { id: 1, guarded: 1 },
+    { id: 2, guarded: 1 },
+    { id: 3, guarded: null },
+    { id: 4, guarded: 1 },
+    { id: 5, guarded: null },
+  ]);
   db.close();
 });

@@ -2,9 +2,9 @@ import { songsPageAsked } from '../lookahead';
 import { afterRange, beforeRange, betweenRange, DateFormatError, isServiceDay, parseBound, serviceInstant, type ServiceDay } from '../../domain/dates';
 import { assertId, rules, validate } from '../../domain/validation';
 import { SETLIST_MAX_SONGS } from '../../domain/setlist';
-import { AppError, notFound, validationFailed } from '../../errors';
+import { AppError, CONFLICTS, notFound, validationFailed } from '../../errors';
 import type { Resolvers, ServiceType } from '../../generated/graphql';
-import type { DateRange, LinkSongResult, ServiceRecord } from '../../store/types';
+import { isSlotTaken, type DateRange, type LinkSongResult, type ServiceRecord, type SlotTaken } from '../../store/types';
 import type { GraphQLContext } from '../context';
 import { connection, itemsOf, pageOf } from './paging';
 import { serviceFilter, serviceQuery } from './services-filter';
@@ -24,6 +24,12 @@ function range(build: () => DateRange): DateRange {
     if (err instanceof DateFormatError) throw new AppError('BAD_REQUEST', err.message);
     throw err;
   }
+}
+
+/** One service per date and type (docs/API.md): the write names the service that has them. */
+function slotFree<T>(result: T | SlotTaken): T {
+  if (isSlotTaken(result)) throw CONFLICTS.serviceSlotTaken(result.slotTakenBy);
+  return result;
 }
 
 function linkOutcome(result: LinkSongResult | 'not-linked', serviceId: number, songId: number): void {
@@ -96,8 +102,8 @@ export const serviceResolvers: Resolvers = {
   Mutation: {
     // date and serviceType are checked by their GraphQL types (Timestamp, ServiceType); a date
     // given as a day alone takes the type's usual time (SERVICE_TIMES) in SERVICE_TIME_ZONE.
-    createService: (_, args, ctx) =>
-      ctx.store.createService({ date: instantOf(args.date, args.serviceType, ctx), serviceType: args.serviceType }),
+    createService: async (_, args, ctx) =>
+      slotFree(await ctx.store.createService({ date: instantOf(args.date, args.serviceType, ctx), serviceType: args.serviceType })),
     updateService: async (_, { id, date, serviceType }, ctx) => {
       if (date === null || serviceType === null) {
         throw new AppError('VALIDATION_FAILED', 'The request is not valid', {
@@ -111,7 +117,7 @@ export const serviceResolvers: Resolvers = {
         if (!type) throw notFound('Service', id);
         at = instantOf(date, type, ctx);
       } else at = date;
-      const service = await ctx.store.updateService(assertId(id), { date: at, serviceType });
+      const service = slotFree(await ctx.store.updateService(assertId(id), { date: at, serviceType }));
       if (!service) throw notFound('Service', id);
       ctx.loaders.service.clear(id).prime(id, service);
       return service;

@@ -1,9 +1,9 @@
-import { artistKey } from '../../domain/artists';
+import { ARTISTS_MAX, artistKey } from '../../domain/artists';
 import { licensingValue, NO_LICENSING, type SongLicensing } from '../../domain/licensing';
 import { assertId, rules, validate } from '../../domain/validation';
-import { notFound } from '../../errors';
+import { notFound, validationFailed } from '../../errors';
 import type { Resolvers } from '../../generated/graphql';
-import type { SongRecord } from '../../store/types';
+import { isMergeRefused, type SongRecord } from '../../store/types';
 import type { GraphQLContext } from '../context';
 import { connection, itemsOf, pageOf } from './paging';
 import { serviceQuery } from './services-filter';
@@ -64,6 +64,20 @@ export const songResolvers: Resolvers = {
       ctx.loaders.song.clear(id);
       ctx.loaders.licensing.clear(id);
       return true;
+    },
+    mergeSongs: async (_, args, ctx) => {
+      const { keepId, mergeIds } = validate(rules.mergeSongs, args);
+      const result = await ctx.store.mergeSongs(assertId(keepId, 'keepId'), mergeIds);
+      if (isMergeRefused(result)) {
+        if (result.refused === 'no-song') throw notFound('Song', result.songId);
+        throw validationFailed([{ field: 'mergeIds', message: `the kept song would list more than ${ARTISTS_MAX} artists` }]);
+      }
+      for (const id of [keepId, ...mergeIds]) {
+        ctx.loaders.song.clear(id);
+        ctx.loaders.licensing.clear(id);
+      }
+      ctx.loaders.song.prime(keepId, result);
+      return result;
     },
   },
   Song: {

@@ -1,11 +1,10 @@
 import { dummyHash, hashPassword, verifyPassword } from '../../auth/passwords';
 import { assertId, rules, validate } from '../../domain/validation';
-import { AppError, notFound } from '../../errors';
+import { AppError, CONFLICTS, notFound } from '../../errors';
 import type { Resolvers } from '../../generated/graphql';
 import { itemsOf, pageOf } from './paging';
 
-const lastAdmin = () => new AppError('CONFLICT', 'The last ADMIN can be neither deleted nor demoted');
-const usernameTaken = (username: string) => new AppError('CONFLICT', `The username '${username}' is taken`);
+const { lastAdmin, usernameTaken } = CONFLICTS;
 
 export const userResolvers: Resolvers = {
   Query: {

@@ -89,6 +89,11 @@ export function isUniquenessViolation(err: unknown): boolean {
   return err instanceof Neo4jError && err.code === 'Neo.ClientError.Schema.ConstraintValidationFailed';
 }
 
+/** The service_slot constraint's refusal (one service per date and type), told apart by its message. */
+export function isSlotViolation(err: unknown): boolean {
+  return isUniquenessViolation(err) && /label `Service`.*`guarded`/s.test((err as Error).message);
+}
+
 /**
  * The transaction ran past its time limit (NEO4J_TIMEOUTS.transactionTimeoutMs, or the server's
  * own `db.transaction.timeout`): the server is up but did not answer this request in time.

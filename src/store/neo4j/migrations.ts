@@ -149,6 +149,10 @@ RETURN count(v) AS rows, max(v.id) AS last`;
  * `artistSpellings` gives artists written before their spelling counts (`spellings`,
  * `spellingUses`: writers move them by the songs that join or leave an artist) those counts,
  * from their songs, the same way (`spellingUses IS NULL` finds only old ones).
+ * `serviceSlots` marks the services that hold their date and type (`guarded`, ./statements.ts
+ * createService) before the service_slot constraint exists: of services that share them (written
+ * before the rule), the lowest id; the others stay unmarked, outside the constraint, and keep
+ * their records. Each service's lock first, as writers take it.
  * `pairsOnce` drops the second copy of each song pair a database from before pairs were stored
  * once (./pairs.ts) holds: the one from the higher id to the lower, whose counts equal the
  * other's. Each song's lock first, in id order, as writers take them.
@@ -206,6 +210,14 @@ ORDER BY a.key
 LIMIT ${DATA_BATCH}
 ${REFRESH_ARTIST}
 RETURN count(a) AS rows, $after + count(a) AS last`,
+  serviceSlots: perServiceBatch(`
+  WITH v
+  WHERE v.guarded IS NULL AND NOT EXISTS {
+    MATCH (o:Service)
+    WHERE o.date = v.date AND o.serviceType = v.serviceType AND o.id < v.id
+  }
+  SET v.guarded = true
+`),
   pairsOnce: `
 MATCH (s:Song)
 WHERE s.id > $after
@@ -307,8 +319,18 @@ export const BATCHED_DATA_PARAMS = {
   songPairs: { after: 'INTEGER' },
   artistTotals: { after: 'INTEGER' },
   artistSpellings: { after: 'INTEGER' },
+  serviceSlots: { after: 'INTEGER' },
   pairsOnce: { after: 'INTEGER' },
 } as const satisfies Record<keyof typeof BATCHED_DATA_CYPHER, ParamDecl>;
+
+/**
+ * Schema that needs data steps done first. `serviceSlot`: one service per date and type, over the
+ * services `data.serviceSlots` marked (nodes without `guarded` are outside it), and the index the
+ * holder of a slot is found by.
+ */
+export const SCHEMA_AFTER_DATA_CYPHER = {
+  serviceSlot: 'CREATE CONSTRAINT service_slot IF NOT EXISTS FOR (v:Service) REQUIRE (v.date, v.serviceType, v.guarded) IS UNIQUE',
+} as const;
 
 interface Step {
   name: string;
@@ -321,6 +343,7 @@ export const MIGRATION_STEPS: readonly Step[] = [
   ...Object.entries(SCHEMA_CYPHER).map(([key, text]) => ({ name: `schema.${key}`, kind: 'schema' as const, text })),
   ...Object.entries(BATCHED_DATA_CYPHER).map(([key, text]) => ({ name: `data.${key}`, kind: 'batched' as const, text })),
   ...Object.entries(ONE_STATEMENT_DATA_CYPHER).map(([key, text]) => ({ name: `data.${key}`, kind: 'statement' as const, text })),
+  ...Object.entries(SCHEMA_AFTER_DATA_CYPHER).map(([key, text]) => ({ name: `schema.${key}`, kind: 'schema' as const, text })),
 ];
 
 export interface MigrationLog {

@@ -536,20 +536,34 @@ MATCH (v:Service)
 WHERE v.date >= $min AND v.date <= $max AND ${OF_TYPES}
 RETURN count(v) AS total`,
   },
+  // One service per date and type (../types.ts SlotTaken): a service holding its slot is
+  // `guarded`, and the service_slot constraint over (date, serviceType, guarded) refuses a second
+  // one; services that shared a slot before the rule lack the property, which leaves them out.
   createService: {
     params: { date: 'INTEGER', serviceType: 'STRING' },
     cypher: `
 ${nextId('Service')}
-CREATE (v:Service {id: q.value, date: $date, serviceType: $serviceType})
+CREATE (v:Service {id: q.value, date: $date, serviceType: $serviceType, guarded: true})
 RETURN ${SERVICE}`,
   },
+  // Moved to another date or type, a service holds its new slot (taken: the constraint refuses
+  // it); one left where it is keeps what it had. The move comes first, so a service that shared
+  // its old slot is checked against its new one only.
   updateService: {
     params: { id: 'INTEGER', date: 'INTEGER?', serviceType: 'STRING?' },
     cypher: `
 MATCH (v:Service {id: $id})
+WITH v, v.date = coalesce($date, v.date) AND v.serviceType = coalesce($serviceType, v.serviceType) AS stays
 SET v.date = coalesce($date, v.date), v.serviceType = coalesce($serviceType, v.serviceType)
+SET v.guarded = CASE WHEN stays THEN v.guarded ELSE true END
 ${COPY_TO_LINKS}
 RETURN ${SERVICE}`,
+  },
+  serviceInSlot: {
+    params: { date: 'INTEGER', serviceType: 'STRING' },
+    cypher: `
+MATCH (v:Service {date: $date, serviceType: $serviceType, guarded: true})
+RETURN v.id AS id`,
   },
   deleteService: {
     params: { id: 'INTEGER' },
@@ -756,12 +770,25 @@ MERGE (s:Song {id: row.id})
 SET s.name = row.name, s.artists = row.artists, s.ccliNumber = row.ccliNumber, s.copyright = row.copyright
 RETURN count(s) AS written`,
   },
+  // A snapshot's services leave their slots before any is written (the constraint is checked at
+  // each write, not at commit), so that one moving into a slot another of them leaves is not refused.
+  unguardServices: {
+    params: { ids: 'LIST<INTEGER>' },
+    cypher: `
+UNWIND $ids AS id
+MATCH (v:Service {id: id})
+REMOVE v.guarded
+RETURN count(v) AS unguarded`,
+  },
+  // Then each holds its slot unless another service does: a lower id of the snapshot (`row.first`
+  // is false: ./transfer.ts), or a service of the store the snapshot does not bring.
   importServices: {
-    params: { rows: { rows: { id: 'INTEGER', date: 'INTEGER', serviceType: 'STRING' } } },
+    params: { rows: { rows: { id: 'INTEGER', date: 'INTEGER', serviceType: 'STRING', first: 'BOOLEAN' } } },
     cypher: `
 UNWIND $rows AS row
+WITH row, row.first AND NOT EXISTS { MATCH (:Service {date: row.date, serviceType: row.serviceType, guarded: true}) } AS guarded
 MERGE (v:Service {id: row.id})
-SET v.date = row.date, v.serviceType = row.serviceType
+SET v.date = row.date, v.serviceType = row.serviceType, v.guarded = CASE WHEN guarded THEN true END
 ${COPY_TO_LINKS}
 RETURN count(v) AS written`,
   },
@@ -855,7 +882,7 @@ export const GRAPH_VOCABULARY = {
   labels: ['Song', 'Service', 'User', 'Artist', 'Sequence', 'MigrationLock', 'MigrationStep', 'Period', 'TimelineZone'],
   relationshipTypes: ['PERFORMED_IN', 'BY', 'SUNG_WITH'],
   propertyKeys: [
-    'id', 'name', 'artists', 'ccliNumber', 'copyright', 'key', 'date', 'serviceType', 'position', 'seq',
+    'id', 'name', 'artists', 'ccliNumber', 'copyright', 'key', 'date', 'serviceType', 'guarded', 'position', 'seq',
     'username', 'usernameKey', 'passwordHash', 'role', 'tokenVersion', 'value', '_lock',
     'owner', 'until', 'finishedAt', 'songId', 'serviceId', 'otherId', 'together', ...PAIR_PROPERTIES,
     ...USAGE_PROPERTIES,

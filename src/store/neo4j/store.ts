@@ -3,7 +3,8 @@ import neo4j, { type Driver, type Record as Neo4jRecord } from 'neo4j-driver';
 import { luceneQuery } from '../../domain/search';
 import { SERVICE_AFTER, SERVICE_PAGE, SONG_AFTER, SONG_PAGE, SONG_SERVICES } from '../list-statements';
 import { ALL_SERVICE_TYPES } from '../paging';
-import { setlistProblem } from '../catalogue';
+import { mergedDetails, orderAfterMerge } from '../../domain/song-merge';
+import { CatalogueError, setlistProblem } from '../catalogue';
 import { usernameKey } from '../keys';
 import {
   SnapshotError,
@@ -22,7 +23,10 @@ import type {
   ServiceFilter,
   ServiceQuery,
   ServiceInput,
+  MergeRefused,
   ServicePatch,
+  SlotTaken,
+  SongRecord,
   Snapshot,
   SnapshotCounts,
   SongInput,
@@ -34,6 +38,7 @@ import type {
   UserPatch,
   UserRecord,
 } from '../types';
+import { isMergeRefused } from '../types';
 import { Neo4jAnalytics } from './analytics';
 import { moveArtists } from './aggregates';
 import { LinkSeqs } from './link-seqs';
@@ -44,7 +49,7 @@ import * as transfer from './transfer';
 import { createSongParams, distinctKeys, SEQUENCE_NAMES } from './transfer';
 import { openTimeline } from './timeline';
 import { artistsIn, artistsOut } from './usage';
-import { NEO4J_TIMEOUTS, isUniquenessViolation, toStoreError } from './driver';
+import { NEO4J_TIMEOUTS, isSlotViolation, isUniquenessViolation, toStoreError } from './driver';
 import { run, type Tx } from './run';
 import type { StatementName } from './statements';
 import {
@@ -300,35 +305,88 @@ export class Neo4jStore implements Store {
    * after. Nothing reads an artist's other songs.
    */
   updateSong(id: number, patch: SongPatch) {
-    return this.write(async (tx) => {
-      const plan = new WritePlan().lockSongs([id], null);
-      const artists = patch.artists !== undefined;
-      if (artists) plan.locking('artists', 'moveSpellings', { rows: [{ id, sign: -1 }] });
-      let updated: Neo4jRecord | undefined;
-      plan.onSongs([id], 'updateSong', {
-        id,
-        name: patch.name ?? null,
-        artists: patch.artists ?? null,
-        setCcliNumber: patch.ccliNumber !== undefined,
-        ccliNumber: patch.ccliNumber ?? null,
-        setCopyright: patch.copyright !== undefined,
-        copyright: patch.copyright ?? null,
-      }, (rows) => {
-        updated = rows[0];
-      });
-      if (artists) {
-        moveArtists(plan, artistsOut([id]));
-        plan.locking('artists', 'setSongArtists', { rows: [{ id, artistKeys: distinctKeys(patch.artists!) }] }, wrote('setSongArtists', 'songs', 1));
-        moveArtists(plan, artistsIn([id]));
-        plan.locking('artists', 'moveSpellings', { rows: [{ id, sign: 1 }] }, wrote('moveSpellings', 'moved', 1));
-      }
-      await plan.send(tx);
-      return toSong(updated!);
+    return this.write((tx) => this.patchSong(tx, id, patch));
+  }
+
+  private async patchSong(tx: Tx, id: number, patch: SongPatch): Promise<SongRecord | null> {
+    const plan = new WritePlan().lockSongs([id], null);
+    const artists = patch.artists !== undefined;
+    if (artists) plan.locking('artists', 'moveSpellings', { rows: [{ id, sign: -1 }] });
+    let updated: Neo4jRecord | undefined;
+    plan.onSongs([id], 'updateSong', {
+      id,
+      name: patch.name ?? null,
+      artists: patch.artists ?? null,
+      setCcliNumber: patch.ccliNumber !== undefined,
+      ccliNumber: patch.ccliNumber ?? null,
+      setCopyright: patch.copyright !== undefined,
+      copyright: patch.copyright ?? null,
+    }, (rows) => {
+      updated = rows[0];
     });
+    if (artists) {
+      moveArtists(plan, artistsOut([id]));
+      plan.locking('artists', 'setSongArtists', { rows: [{ id, artistKeys: distinctKeys(patch.artists!) }] }, wrote('setSongArtists', 'songs', 1));
+      moveArtists(plan, artistsIn([id]));
+      plan.locking('artists', 'moveSpellings', { rows: [{ id, sign: 1 }] }, wrote('moveSpellings', 'moved', 1));
+    }
+    await plan.send(tx);
+    return toSong(updated!);
   }
 
   deleteSong(id: number) {
     return this.write((tx) => setlists.deleteSong(tx, this.deps, id));
+  }
+
+  /**
+   * In one transaction: the merged songs' setlists change as one setlist write (changeSetlists:
+   * their services locked, then every song of them and the songs named; links and aggregates by
+   * the transitions), then each merged song, now without links, is deleted (setlists.deleteSong),
+   * then the kept song gains its details. What the kept song gains is worked out again from the
+   * songs as read under their locks; a song deleted, or a merged song linked to another service,
+   * between the first read and the locks sends the transaction round again. Its later plans take
+   * artist locks after the first plan's period locks, against the writers' order: a deadlock with
+   * a writer is detected by Neo4j and retried by the driver (an admin's rare write).
+   */
+  mergeSongs(keepId: number, mergeIds: readonly number[]) {
+    const ids = [keepId, ...mergeIds];
+    const merged = new Set(mergeIds);
+    const details = async (tx: Tx): Promise<SongPatch | MergeRefused> => {
+      const [songs, licensing] = await Promise.all([run(tx, 'songsByIds', { ids }), run(tx, 'songsLicensing', { ids })]);
+      const found = placeByIndex(ids.length, songs, toSong);
+      const missing = ids.find((_, i) => found[i] === null);
+      if (missing !== undefined) return { refused: 'no-song', songId: missing };
+      const details = placeByIndex(ids.length, licensing, toLicensing);
+      const mergeable = ids.map((id, i) => ({ ...found[i]!, ...details[i]! }));
+      const gains = mergedDetails(mergeable[0], mergeable.slice(1));
+      return gains === 'too-many-artists' ? { refused: gains } : gains;
+    };
+    return this.write(async (tx): Promise<SongRecord | MergeRefused> => {
+      const first = await details(tx);
+      if (isMergeRefused(first)) return first;
+      const servicesOf = async (id: number) => (await run(tx, 'servicesOfSong', { id })).map((r) => fromInt(r.get('serviceId'), 'service id'));
+      const services = [...new Set((await Promise.all(mergeIds.map(servicesOf))).flat())];
+      try {
+        const writes = services.map((serviceId) => ({
+          serviceId,
+          next: (current: readonly number[]) => ({ order: orderAfterMerge(current, keepId, merged), outcome: 'ok' as const }),
+          alsoLock: ids,
+        }));
+        const outcomes = writes.length > 0 ? await setlists.changeSetlists(tx, this.deps, writes) : [];
+        if (writes.length === 0) await new WritePlan().lockSongs(ids, 'no-song').send(tx);
+        if (outcomes.some((o) => o !== 'ok')) throw new setlists.RunAgain('a service of a merged song went away before its lock');
+      } catch (err) {
+        if (err instanceof RolledBack && err.outcome === 'no-song') throw new setlists.RunAgain('a merged song went away before its lock');
+        throw err;
+      }
+      for (const id of mergeIds) {
+        if ((await servicesOf(id)).length > 0) throw new setlists.RunAgain(`song ${id} was linked beside its merge`);
+      }
+      const gains = await details(tx);
+      if (isMergeRefused(gains)) throw new setlists.RunAgain('a song of the merge changed before its lock');
+      for (const id of mergeIds) await setlists.deleteSong(tx, this.deps, id);
+      return (await this.patchSong(tx, keepId, gains))!;
+    });
   }
 
   /**
@@ -376,11 +434,33 @@ export class Neo4jStore implements Store {
   }
 
   createService(input: ServiceInput) {
-    return this.write((tx) => setlists.createService(tx, this.deps, input));
+    return this.inSlot(() => input, () => this.write((tx) => setlists.createService(tx, this.deps, input)));
   }
 
   updateService(id: number, patch: ServicePatch) {
-    return this.write((tx) => setlists.updateService(tx, this.deps, id, patch));
+    const slot = async () => {
+      const [before] = await this.servicesByIds([id]);
+      return before && { date: patch.date ?? before.date, serviceType: patch.serviceType ?? before.serviceType };
+    };
+    return this.inSlot(slot, () => this.write((tx) => setlists.updateService(tx, this.deps, id, patch)));
+  }
+
+  /**
+   * A service write that may take a date and type another service holds: the service_slot
+   * constraint refuses it, and the holder is read after. Should the holder (or the service being
+   * moved) be gone by then, deleted in between, the write is tried once more.
+   */
+  private async inSlot<T>(slot: () => ServiceInput | null | Promise<ServiceInput | null>, write: () => Promise<T>, again = true): Promise<T | SlotTaken> {
+    try {
+      return await write();
+    } catch (err) {
+      if (!isSlotViolation(err)) throw err;
+      const wanted = await slot();
+      const holder = wanted ? await this.read((tx) => run(tx, 'serviceInSlot', { ...wanted })) : [];
+      if (holder.length > 0) return { slotTakenBy: fromInt(holder[0].get('id'), 'service id') };
+      if (again) return this.inSlot(slot, write, false);
+      throw err;
+    }
   }
 
   deleteService(id: number) {
@@ -581,9 +661,15 @@ export class Neo4jStore implements Store {
 
   // Importing a catalogue
 
-  importCatalogue(batch: CatalogueBatch) {
-    // A batch is many statements in one transaction; the per-call limit is meant for one.
-    return this.transact('WRITE', (tx) => transfer.importCatalogue(tx, this.deps, batch), 60_000);
+  async importCatalogue(batch: CatalogueBatch) {
+    try {
+      // A batch is many statements in one transaction; the per-call limit is meant for one.
+      return await this.transact('WRITE', (tx) => transfer.importCatalogue(tx, this.deps, batch), 60_000);
+    } catch (err) {
+      // The import plans around the services it found; one written since takes a slot of the batch.
+      if (isSlotViolation(err)) throw new CatalogueError('a service of the batch has the date and type of a service written meanwhile');
+      throw err;
+    }
   }
 
   /**

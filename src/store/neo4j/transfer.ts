@@ -100,9 +100,19 @@ export async function importSnapshot(tx: Tx, deps: SetlistDeps, snapshot: Snapsh
     steps.step('setSongArtists', { rows: part.map((s) => ({ id: s.id, artistKeys: distinctKeys(s.artists) })) }, wrote('setSongArtists', 'songs', part.length));
     steps.step('moveSpellings', { rows: part.map((s) => ({ id: s.id, sign: 1 })) }, wrote('moveSpellings', 'moved', part.length));
   }
+  // One service per date and type (../types.ts SlotTaken): of the snapshot's services sharing
+  // one (written before the rule), the first holds it.
+  const slots = new Set<string>();
+  const first = (v: ServiceRecord) => {
+    const slot = `${v.date}|${v.serviceType}`;
+    if (slots.has(slot)) return false;
+    slots.add(slot);
+    return true;
+  };
+  for (const part of slices(serviceIds)) steps.step('unguardServices', { ids: part });
   for (const part of slices(snapshot.services)) {
     steps.step('importServices', {
-      rows: part.map((v) => ({ id: v.id, date: v.date, serviceType: v.serviceType })),
+      rows: part.map((v) => ({ id: v.id, date: v.date, serviceType: v.serviceType, first: first(v) })),
     }, wrote('importServices', 'written', part.length));
   }
   for (const part of slices(snapshot.users)) {

@@ -182,6 +182,22 @@ export const MIGRATIONS: {
       CREATE INDEX performed_in_song_date ON performed_in(song_id, service_date, service_id, service_type);
     `,
   },
+  {
+    version: 8,
+    description: 'one service per date and type: a unique index over the services that hold their slot',
+    // The guard of ../types.ts SlotTaken. `guarded` is 1 for a service holding its date and type,
+    // NULL for one that shared them with a lower id before this rule (a unique index treats NULLs
+    // as distinct, so those keep their records); the Neo4j store keeps the same rule with the same
+    // property and a composite uniqueness constraint.
+    sql: `
+      ALTER TABLE services ADD COLUMN guarded INTEGER DEFAULT 1 CHECK (guarded = 1);
+      UPDATE services SET guarded = NULL
+      WHERE EXISTS (
+        SELECT 1 FROM services o WHERE o.date = services.date AND o.service_type = services.service_type AND o.id < services.id
+      );
+      CREATE UNIQUE INDEX services_slot ON services(date, service_type, guarded);
+    `,
+  },
 ];
 
 /** The file was written by a newer release: running old code on it could corrupt it. */

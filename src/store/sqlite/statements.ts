@@ -139,9 +139,13 @@ export const SQL = {
     ORDER BY date, id LIMIT @limit OFFSET @offset`,
   countInRange: `SELECT count(*) FROM services WHERE date BETWEEN @min AND @max AND ${OF_TYPES}`,
   insertService: 'INSERT INTO services (date, service_type) VALUES (?, ?) RETURNING id, date, service_type',
+  // A service moved to another date or type holds its new slot (a shared one is refused by the
+  // services_slot index); one left where it is keeps what it had (migration 8).
   updateService: `
-    UPDATE services SET date = coalesce(?, date), service_type = coalesce(?, service_type)
-    WHERE id = ? RETURNING id, date, service_type`,
+    UPDATE services SET date = coalesce(@date, date), service_type = coalesce(@serviceType, service_type),
+      guarded = iif(date = coalesce(@date, date) AND service_type = coalesce(@serviceType, service_type), guarded, 1)
+    WHERE id = @id RETURNING id, date, service_type`,
+  serviceInSlot: 'SELECT id FROM services WHERE date = ? AND service_type = ? AND guarded = 1',
   deleteService: 'DELETE FROM services WHERE id = ?',
   serviceExists: 'SELECT 1 FROM services WHERE id = ?',
 
@@ -201,6 +205,7 @@ export const SQL = {
     ) AS r
     WHERE performed_in.id = r.id AND performed_in.position <> r.place`,
   clearSetlist: 'DELETE FROM performed_in WHERE service_id = ?',
+  setlistSongIds: 'SELECT song_id FROM performed_in WHERE service_id = ? ORDER BY position, id',
 
   // Users
   listUsers: 'SELECT id, username, role FROM users ORDER BY id',
@@ -238,9 +243,14 @@ export const SQL = {
     INSERT INTO songs (id, name, artists, ccli_number, copyright) VALUES (?, ?, ?, ?, ?)
     ON CONFLICT (id) DO UPDATE SET name = excluded.name, artists = excluded.artists,
       ccli_number = excluded.ccli_number, copyright = excluded.copyright`,
+  // A snapshot's service holds its slot unless another service already does (one that shared it
+  // before the rule: services come in id order, so of such a group the lowest id holds it).
   importService: `
-    INSERT INTO services (id, date, service_type) VALUES (?, ?, ?)
-    ON CONFLICT (id) DO UPDATE SET date = excluded.date, service_type = excluded.service_type`,
+    INSERT INTO services (id, date, service_type, guarded)
+    VALUES (@id, @date, @serviceType, iif(EXISTS (
+      SELECT 1 FROM services o WHERE o.date = @date AND o.service_type = @serviceType AND o.guarded = 1 AND o.id <> @id
+    ), NULL, 1))
+    ON CONFLICT (id) DO UPDATE SET date = excluded.date, service_type = excluded.service_type, guarded = excluded.guarded`,
   // The snapshot's link id (its link order) wins for an existing (service, song) pair. A link id
   // already used by another pair fails the import (PRIMARY KEY) instead of silently replacing it.
   importLink: `

@@ -6,6 +6,7 @@ import { fts5Query } from '../../domain/search';
 import { orderAfterLink, placesToWrite, songIds, wouldOverfill, type PlacedSong } from '../../domain/setlist';
 import { StoreUnavailableError } from '../../errors';
 import type { SongLicensing } from '../../domain/licensing';
+import { mergedDetails, orderAfterMerge } from '../../domain/song-merge';
 import { CatalogueError, checkSetlist, setlistProblem } from '../catalogue';
 import { usernameKey } from '../keys';
 import { SERVICE_AFTER, SERVICE_PAGE, SONG_AFTER, SONG_PAGE } from '../list-statements';
@@ -26,6 +27,7 @@ import type {
   ServiceInput,
   ServicePatch,
   ServiceRecord,
+  SlotTaken,
   Snapshot,
   SnapshotCounts,
   SnapshotLink,
@@ -40,6 +42,7 @@ import type {
   UserPatch,
   UserRecord,
 } from '../types';
+import { isSlotTaken, type MergeRefused } from '../types';
 import type { AnalyticsWindow, SongUsageQuery, SungOftenQuery } from '../analytics-types';
 import type { ServiceType } from '../../generated/graphql';
 import { SqliteAnalytics } from './analytics';
@@ -297,11 +300,13 @@ export class SqliteStore implements Store {
   }
 
   licensingOfSongs(ids: readonly number[]) {
-    return this.guard(() => {
-      const rows = this.all<LicensingRow & { id: number }>('songsLicensing', JSON.stringify(ids));
-      const found = new Map(rows.map((r) => [r.id, toLicensing(r)]));
-      return ids.map((id) => found.get(id) ?? null);
-    });
+    return this.guard(() => this.licensingRows(ids));
+  }
+
+  private licensingRows(ids: readonly number[]): (SongLicensing | null)[] {
+    const rows = this.all<LicensingRow & { id: number }>('songsLicensing', JSON.stringify(ids));
+    const found = new Map(rows.map((r) => [r.id, toLicensing(r)]));
+    return ids.map((id) => found.get(id) ?? null);
   }
 
   songsByArtistKey(key: string, page: Page) {
@@ -330,31 +335,58 @@ export class SqliteStore implements Store {
   }
 
   updateSong(id: number, patch: SongPatch) {
-    return this.write(() => {
-      const artists = patch.artists === undefined ? null : JSON.stringify(patch.artists);
-      const row = this.get<SongRow>('updateSong', {
-        id,
-        name: patch.name ?? null,
-        artists,
-        setCcliNumber: patch.ccliNumber === undefined ? 0 : 1,
-        ccliNumber: patch.ccliNumber ?? null,
-        setCopyright: patch.copyright === undefined ? 0 : 1,
-        copyright: patch.copyright ?? null,
-      });
-      if (!row) return null;
-      if (patch.artists) this.indexArtists(id, patch.artists);
-      return toSong(row);
+    return this.write(() => this.patchSong(id, patch));
+  }
+
+  private patchSong(id: number, patch: SongPatch): SongRecord | null {
+    const artists = patch.artists === undefined ? null : JSON.stringify(patch.artists);
+    const row = this.get<SongRow>('updateSong', {
+      id,
+      name: patch.name ?? null,
+      artists,
+      setCcliNumber: patch.ccliNumber === undefined ? 0 : 1,
+      ccliNumber: patch.ccliNumber ?? null,
+      setCopyright: patch.copyright === undefined ? 0 : 1,
+      copyright: patch.copyright ?? null,
     });
+    if (!row) return null;
+    if (patch.artists) this.indexArtists(id, patch.artists);
+    return toSong(row);
   }
 
   deleteSong(id: number) {
+    return this.write(() => this.removeSong(id));
+  }
+
+  private removeSong(id: number): boolean {
     // Links and artist keys go with the song through ON DELETE CASCADE; the setlists it was in
     // then close the gap it leaves.
-    return this.write(() => {
-      const services = this.stmt('servicesOfSong').pluck().all(id) as number[];
-      if (this.run('deleteSong', id).changes === 0) return false;
-      if (services.length > 0) this.run('renumberSetlists', JSON.stringify(services));
-      return true;
+    const services = this.stmt('servicesOfSong').pluck().all(id) as number[];
+    if (this.run('deleteSong', id).changes === 0) return false;
+    if (services.length > 0) this.run('renumberSetlists', JSON.stringify(services));
+    return true;
+  }
+
+  mergeSongs(keepId: number, mergeIds: readonly number[]) {
+    return this.write((): SongRecord | MergeRefused => {
+      const ids = [keepId, ...mergeIds];
+      const missing = this.missingSong(ids);
+      if (missing !== undefined) return { refused: 'no-song', songId: missing };
+      const songs = this.all<SongRow>('songsByIds', JSON.stringify(ids)).map(toSong);
+      const licensing = this.licensingRows(ids);
+      const mergeable = ids.map((id, i) => ({ ...songs.find((s) => s.id === id)!, ...licensing[i]! }));
+      const details = mergedDetails(mergeable[0], mergeable.slice(1));
+      if (details === 'too-many-artists') return { refused: 'too-many-artists' };
+      // Each setlist a merged song is in, rewritten through the link triggers (the aggregates).
+      const merged = new Set(mergeIds);
+      const services = [...new Set(mergeIds.flatMap((id) => this.stmt('servicesOfSong').pluck().all(id) as number[]))];
+      for (const serviceId of services) {
+        const current = this.stmt('setlistSongIds').pluck().all(serviceId) as number[];
+        this.run('clearSetlist', serviceId);
+        this.fillSetlist(serviceId, orderAfterMerge(current, keepId, merged));
+      }
+      for (const id of mergeIds) this.removeSong(id);
+      return this.patchSong(keepId, details)!;
     });
   }
 
@@ -389,10 +421,27 @@ export class SqliteStore implements Store {
   }
 
   createService(input: ServiceInput) {
-    return this.write(() => {
+    return this.write((): ServiceRecord | SlotTaken => {
       this.periodsFor([input.date]);
-      return toService(this.get<ServiceRow>('insertService', input.date, input.serviceType)!);
+      return this.inSlot(input, () => toService(this.get<ServiceRow>('insertService', input.date, input.serviceType)!));
     });
+  }
+
+  /**
+   * A service write that may take a date and type another service holds: the services_slot index
+   * refuses it (the statement alone is undone; SQLite writers are serialised, so the holder read
+   * after it is the one that refused it).
+   */
+  private inSlot<T>(slot: ServiceInput | (() => ServiceInput), write: () => T): T | SlotTaken {
+    try {
+      return write();
+    } catch (err) {
+      if ((err as { code?: string }).code !== 'SQLITE_CONSTRAINT_UNIQUE') throw err;
+      const { date, serviceType } = typeof slot === 'function' ? slot() : slot;
+      const holder = this.get<{ id: number }>('serviceInSlot', date, serviceType);
+      if (!holder) throw err;
+      return { slotTakenBy: holder.id };
+    }
   }
 
   /** The timeline periods of service dates about to be written (the triggers need them). */
@@ -401,10 +450,15 @@ export class SqliteStore implements Store {
   }
 
   updateService(id: number, patch: ServicePatch) {
-    return this.write(() => {
+    return this.write((): ServiceRecord | null | SlotTaken => {
       if (patch.date != null) this.periodsFor([patch.date]);
-      const row = this.get<ServiceRow>('updateService', patch.date ?? null, patch.serviceType ?? null, id);
-      return row ? toService(row) : null;
+      const params = { id, date: patch.date ?? null, serviceType: patch.serviceType ?? null };
+      const slot = () => {
+        const before = toService(this.get<ServiceRow>('servicesByIds', JSON.stringify([id]))!);
+        return { date: patch.date ?? before.date, serviceType: patch.serviceType ?? before.serviceType };
+      };
+      const row = this.inSlot(slot, () => this.get<ServiceRow>('updateService', params));
+      return row === undefined ? null : isSlotTaken(row) ? row : toService(row);
     });
   }
 
@@ -628,7 +682,7 @@ export class SqliteStore implements Store {
           this.indexArtists(s.id, s.artists);
         }
         this.periodsFor(snapshot.services.map((v) => v.date).sort((a, b) => a - b));
-        for (const v of snapshot.services) this.run('importService', v.id, v.date, v.serviceType);
+        for (const v of snapshot.services) this.run('importService', { id: v.id, date: v.date, serviceType: v.serviceType });
         for (const u of snapshot.users) {
           this.run('importUser', u.id, u.username, usernameKey(u.username), u.passwordHash, u.role, u.tokenVersion);
         }
@@ -669,7 +723,8 @@ export class SqliteStore implements Store {
       const services = batch.services.map(({ service, songIds }) => {
         checkSetlist(songIds);
         this.periodsFor([service.date]);
-        const row = toService(this.get<ServiceRow>('insertService', service.date, service.serviceType)!);
+        const row = this.inSlot(service, () => toService(this.get<ServiceRow>('insertService', service.date, service.serviceType)!));
+        if (isSlotTaken(row)) throw new CatalogueError(`a service of the batch has the date and type of service ${row.slotTakenBy}`);
         const missing = this.missingSong(songIds);
         if (missing !== undefined) throw new CatalogueError(`song ${missing} does not exist`);
         this.fillSetlist(row.id, songIds);
