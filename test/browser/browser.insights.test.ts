@@ -488,7 +488,9 @@ describeWithBrowser('Insights page (headless Chromium, demo data)', (chromiumPat
     await page.keyboard.type(await keysFor(2024, 12, 31), { delay: 60 });
     await page.keyboard.press('Tab');
     await page.waitForFunction(() => !(document.querySelector('#notice') as HTMLElement).hidden, { polling: 50, timeout: 10_000 });
-    expect(await text(page, '#notice')).toMatch(/cannot end \(31 Dec 2024\) before it starts \(15 Feb 2025\)/);
+    // Days written as the date inputs write them: in the browser's language (American English here).
+    expect(await page.evaluate(() => navigator.language)).toBe('en-US');
+    expect(await text(page, '#notice')).toMatch(/cannot end \(Dec 31, 2024\) before it starts \(Feb 15, 2025\)/);
     expect(windows).toEqual(['2025-02-15']);
     expect(new URL(page.url()).searchParams.get('to')).toBe('2026-03-31');
     expect(g.errors).toEqual([]);
@@ -582,9 +584,9 @@ describeWithBrowser('Insights page (headless Chromium, demo data)', (chromiumPat
     const stats = await page.$$eval('#story .stats > div', (els) =>
       els.map((d) => [d.querySelector('dt')!.textContent, d.querySelector('dd')!.textContent] as [string, string]),
     );
-    // Dates as the page writes them (en-GB in the service zone, UTC here), in the browser's own ICU.
+    // Dates as the page writes them (the browser's language, the service zone: UTC here), in the browser's own ICU.
     const day = (ms: number) =>
-      page.evaluate((t) => new Intl.DateTimeFormat('en-GB', { timeZone: 'UTC', day: 'numeric', month: 'short', year: 'numeric' }).format(t), ms);
+      page.evaluate((t) => new Intl.DateTimeFormat(navigator.language, { timeZone: 'UTC', day: 'numeric', month: 'short', year: 'numeric' }).format(t), ms);
     const labels = stats.map(([dt]) => dt);
     const at = labels.indexOf('First sung');
     expect(stats[at][1]).toBe(await day(ever.firstSung));
