@@ -18,8 +18,9 @@ const NOT_BLANK = /[^\s\ufeff]/;
 /** GraphQL's Int: an id or position past it is refused by the type before any rule. */
 export const INT_MAX = 2_147_483_647;
 /**
- * No control characters but tab (C0 and DEL): a line break or a NUL in a title or an artist is
- * always a paste gone wrong, and would break every line-based file the records go into.
+ * No control characters but tab (C0 and DEL): a line break or a NUL in a title, an artist or a
+ * copyright line is always a paste gone wrong, and would break every line-based file the records
+ * go into (a NUL also ends a string for SQLite's length(), which its licensing CHECK reads).
  */
 const NO_CONTROL = /^[^\u0000-\u0008\u000A-\u001F\u007F]*$/;
 const name = z
@@ -37,7 +38,10 @@ const artists = z
   .max(ARTISTS_MAX, `must have at most ${ARTISTS_MAX} entries`);
 /** An empty string records none (./licensing.ts): `null` is never accepted for a field. */
 const ccliNumber = z.string().regex(new RegExp(`^(?:${CCLI_DIGITS})?$`), 'must be 1 to 10 digits');
-const copyright = z.string().max(COPYRIGHT_MAX_LENGTH, `must be at most ${COPYRIGHT_MAX_LENGTH} characters`);
+const copyright = z
+  .string()
+  .max(COPYRIGHT_MAX_LENGTH, `must be at most ${COPYRIGHT_MAX_LENGTH} characters`)
+  .regex(NO_CONTROL, 'must not contain control characters (line breaks included); tab is allowed');
 const username = z
   .string()
   .min(3, 'must be 3 to 64 characters')

@@ -68,6 +68,20 @@ describe('GraphQL', () => {
     expect((await gqlOk('{ songs(search: "X") { id } }')).songs).toEqual([]);
   });
 
+  it('refuses a copyright line holding a control character (a NUL, a line break) on both facades; a tab is kept', async () => {
+    const problem = { field: 'copyright', message: 'must not contain control characters (line breaks included); tab is allowed' };
+    for (const copyright of ['\u0000\u0010 Pasted', 'Two\nlines']) {
+      const rest = await server.api('POST', '/songs', { token: admin, body: { name: 'Controlled', copyright } });
+      expectError(rest, 400, 'VALIDATION_FAILED', ['copyright']);
+      expect(rest.body.error.details).toEqual([problem]);
+      const gql = await server.gql('mutation($c: String) { createSong(name: "Controlled", copyright: $c) { id } }', { c: copyright }, admin);
+      expect(gql.body.errors?.[0].extensions).toEqual({ code: 'VALIDATION_FAILED', details: [problem] });
+    }
+    expect((await gqlOk('{ songs(search: "Controlled") { id } }')).songs).toEqual([]);
+    const tab = await server.api('POST', '/songs', { token: admin, body: { name: 'Tabbed', copyright: 'Words\tMusic' } });
+    expect(tab.status).toBe(201);
+  });
+
   it('lists many songs with their details in one batch, and search finds a song by its CCLI number', async () => {
     const made = [];
     for (const [name, ccli] of [['Cornerstone', '6158927'], ['In Christ Alone', '3350395'], ['No Number', '']] as const) {

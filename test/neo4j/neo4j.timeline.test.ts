@@ -170,7 +170,8 @@ if (!target) console.warn(SKIPPED);
     await query('MATCH (p:Period) DETACH DELETE p');
     await query("MATCH (z:TimelineZone) DELETE z");
     await query("MATCH (m:MigrationStep {name: 'data.timelinePeriods'}) DELETE m");
-    expect(MIGRATION_STEPS.at(-1)!.name).toBe('data.timelinePeriods');
+    // The last data step (only schema that needs data first comes after it).
+    expect(MIGRATION_STEPS.filter((s) => s.kind !== 'schema').at(-1)!.name).toBe('data.timelinePeriods');
     const { ran } = await migrateNeo4j(server.driver(), target!.database);
     expect(ran).toContain('data.timelinePeriods');
     expect((await query('MATCH (z:TimelineZone) RETURN z.zone AS zone')).map((r) => r.get('zone'))).toEqual([null]);
