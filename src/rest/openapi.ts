@@ -7,6 +7,9 @@ import { rateLimited } from '../http/rate-limit';
 import { restError } from './errors';
 import { BOUND_PATTERN, SERVICE_DATE_TEXT_PATTERN } from '../domain/date-patterns';
 import { MAX_MS, MIN_MS } from '../domain/dates';
+import { SUNG_OFTEN_PARAMETERS } from '../domain/analytics/sung-often';
+
+const range = (p: { minimum: number; maximum: number; default: number }) => `${p.minimum}–${p.maximum}, default ${p.default}`;
 import { INT_MAX, MAX_PAGE } from '../domain/validation';
 import { accessOf } from '../graphql/permissions';
 import type { MutationOperation, RootField } from '../graphql/operations';
@@ -177,15 +180,15 @@ const PARAMETER_TEXT: Record<string, string> = {
   date: 'Epoch milliseconds (an instant), `YYYY-MM-DD` (a whole day in the service time zone) or an ISO-8601 date-time with `Z` or an offset',
   from: 'Start, inclusive: epoch ms, `YYYY-MM-DD` (from the start of that day) or an ISO-8601 date-time',
   to: 'End, inclusive: epoch ms, `YYYY-MM-DD` (to the end of that day) or an ISO-8601 date-time',
-  lastServices: 'How many of the most recent services (of the types, up to `to`) to count: 1–1000, default 12',
-  moreThanPercent: 'Songs sung in more than this percentage of those services: 0–99, default 50',
+  lastServices: `How many of the most recent services (of the types, up to \`to\`) to count: ${range(SUNG_OFTEN_PARAMETERS.lastServices)}`,
+  moreThanPercent: `Songs sung in more than this percentage of those services: ${range(SUNG_OFTEN_PARAMETERS.moreThanPercent)}`,
 };
 
 /** Ranges of integer query parameters the resolvers check (a value outside is a 400). */
 const PARAMETER_RANGES: Record<string, { minimum: number; maximum: number }> = {
   limit: { minimum: 1, maximum: MAX_PAGE },
-  lastServices: { minimum: 1, maximum: 1000 },
-  moreThanPercent: { minimum: 0, maximum: 99 },
+  lastServices: SUNG_OFTEN_PARAMETERS.lastServices,
+  moreThanPercent: SUNG_OFTEN_PARAMETERS.moreThanPercent,
 };
 
 /** Parameters that are dates (paths of /services/byDate, the reports' window): parseBound reads them. */

@@ -1,5 +1,6 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import { bucketsBetween, isPartial } from '../../domain/analytics/buckets';
+import { sungOftenParameter } from '../../domain/analytics/sung-often';
 import { badParameter, parseBefore, parseWindow, serviceTypesOf } from '../../domain/analytics/window';
 import { checkPage, MAX_PAGE } from '../../domain/validation';
 import type { Resolvers, ServiceType } from '../../generated/graphql';
@@ -9,9 +10,6 @@ import { itemsOf } from './paging';
 import { licensingOf, requireSong } from './songs';
 
 export const DEFAULT_PAIRINGS = 20;
-/** songsSungOften: a month of three services a week, and "more than half of them". */
-const DEFAULT_RECENT_SERVICES = 12;
-const DEFAULT_MORE_THAN_PERCENT = 50;
 
 /** The page of a ranked list, noting the full count for REST's X-Total-Count. */
 function ranked<T>(ctx: GraphQLContext, info: GraphQLResolveInfo, result: Ranked<T>): T[] {
@@ -87,11 +85,10 @@ export const analyticsResolvers: Resolvers = {
     },
     songsSungOften: async (_, args, ctx) => {
       const { to, serviceTypes } = parseWindow({ to: args.to, serviceTypes: args.serviceTypes }, ctx.serviceTimeZone);
-      const lastServices = args.lastServices ?? DEFAULT_RECENT_SERVICES;
-      if (lastServices < 1 || lastServices > 1000) throw badParameter('lastServices', 'must be between 1 and 1000');
-      const moreThanPercent = args.moreThanPercent ?? DEFAULT_MORE_THAN_PERCENT;
-      // 100 would ask for more than every service: nothing could ever qualify.
-      if (moreThanPercent < 0 || moreThanPercent > 99) throw badParameter('moreThanPercent', 'must be between 0 and 99');
+      const lastServices = sungOftenParameter('lastServices', args.lastServices);
+      if (typeof lastServices === 'string') throw badParameter('lastServices', lastServices);
+      const moreThanPercent = sungOftenParameter('moreThanPercent', args.moreThanPercent);
+      if (typeof moreThanPercent === 'string') throw badParameter('moreThanPercent', moreThanPercent);
       return ctx.store.songsSungOften({ to, serviceTypes, lastServices, moreThanPercent });
     },
     artistUsage: async (_, args, ctx, info) => {
