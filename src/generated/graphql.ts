@@ -247,10 +247,10 @@ export type Query = {
    */
   songUsage: Array<SongUsage>;
   /**
-   * One song's usage: the same as `song(id) { usage(...) }`, for REST's `GET /songs/{songId}/usage`.
-   * NOT_FOUND when no song has that id.
+   * One song's usage: the same as `song(id) { usage(...) rotation }`, for REST's
+   * `GET /songs/{songId}/usage`. NOT_FOUND when no song has that id.
    */
-  songUsageById: SongUsage;
+  songUsageById: SongUsageOfSong;
   /**
    * All songs, ordered by id, or by `sort`. With `search` (1 to 200 characters): songs whose name or
    * artists contain every word, ignoring case, accents and punctuation, the last word as a prefix;
@@ -464,6 +464,21 @@ export type Role =
   | 'ADMIN'
   | 'USER';
 
+/** Where a song stands in the rotation (docs/analytics.md, Rotation); the first that applies, in this order. */
+export type RotationState =
+  /** First sung within the horizon, in learningTimes services or more. */
+  | 'LEARNING'
+  /** Never sung by asOf. */
+  | 'NEVER_SUNG'
+  /** First sung within the horizon, in fewer than learningTimes services. */
+  | 'NEW'
+  /** Sung before, not often lately: in the repertoire, out of the regular rotation. */
+  | 'RESTING'
+  /** Not sung for retiredAfterWeeks weeks. */
+  | 'RETIRED'
+  /** Sung in stapleTimes services or more within the horizon. */
+  | 'STAPLE';
+
 /** One church service (an occasion). */
 export type Service = {
   __typename?: 'Service';
@@ -542,6 +557,13 @@ export type Song = {
   id: Scalars['Int']['output'];
   name: Scalars['String']['output'];
   /**
+   * This song's rhythm in the rotation as of `asOf` (epoch ms, ISO instant, or the end of a
+   * YYYY-MM-DD day in SERVICE_TIME_ZONE; now when absent), over every service type, looking back
+   * `horizonWeeks` (default 52, 1-520). The state's thresholds: `learningTimes` (default 4),
+   * `stapleTimes` (default 8), `retiredAfterWeeks` (default 104); docs/analytics.md, Rotation.
+   */
+  rotation: SongRotation;
+  /**
    * Services in which the song was performed, ordered by date then id (`sort: DATE_DESC` for the
    * most recent first). `limit`/`offset` page each song's list separately; `serviceTypes` keeps only
    * services of those types.
@@ -549,6 +571,16 @@ export type Song = {
   services: Array<Service>;
   /** This song's usage in a window (epoch ms, ISO instant, or YYYY-MM-DD; all time when absent). */
   usage: SongUsage;
+};
+
+
+/** A worship song. */
+export type SongRotationArgs = {
+  asOf?: InputMaybe<Scalars['String']['input']>;
+  horizonWeeks?: InputMaybe<Scalars['Int']['input']>;
+  learningTimes?: InputMaybe<Scalars['Int']['input']>;
+  retiredAfterWeeks?: InputMaybe<Scalars['Int']['input']>;
+  stapleTimes?: InputMaybe<Scalars['Int']['input']>;
 };
 
 
@@ -594,6 +626,22 @@ export type SongPairing = {
   together: Scalars['Int']['output'];
 };
 
+/** A song's rhythm: how often it usually comes round, and how long since it last did. */
+export type SongRotation = {
+  __typename?: 'SongRotation';
+  asOf: Scalars['Timestamp']['output'];
+  /** Past its usual interval: weeksSinceLastSung > usualIntervalWeeks. */
+  due: Scalars['Boolean']['output'];
+  horizonWeeks: Scalars['Int']['output'];
+  state: RotationState;
+  /** Services holding it within the horizon. */
+  timesInHorizon: Scalars['Int']['output'];
+  /** Median weeks between consecutive services holding it within the horizon; null with fewer than two. */
+  usualIntervalWeeks: Maybe<Scalars['Float']['output']>;
+  /** Weeks from its last service (by asOf) to asOf; null when never sung by then. */
+  weeksSinceLastSung: Maybe<Scalars['Float']['output']>;
+};
+
 /** A song's part in a run of recent services (songsSungOften). */
 export type SongShare = {
   __typename?: 'SongShare';
@@ -630,6 +678,21 @@ export type SongUsage = {
   lastSung: Maybe<Scalars['Timestamp']['output']>;
   song: Song;
   /** Distinct services in which the song was sung. */
+  timesSung: Scalars['Int']['output'];
+};
+
+/** One song's usage and its rotation (Song.rotation with its defaults, as of now): REST's GET /songs/{songId}/usage. */
+export type SongUsageOfSong = {
+  __typename?: 'SongUsageOfSong';
+  asCloser: Scalars['Int']['output'];
+  asOpener: Scalars['Int']['output'];
+  byServiceType: Array<ServiceTypeUsage>;
+  ccliNumber: Maybe<Scalars['String']['output']>;
+  copyright: Maybe<Scalars['String']['output']>;
+  firstSung: Maybe<Scalars['Timestamp']['output']>;
+  lastSung: Maybe<Scalars['Timestamp']['output']>;
+  rotation: SongRotation;
+  song: Song;
   timesSung: Scalars['Int']['output'];
 };
 
@@ -768,6 +831,7 @@ export type ResolversTypes = {
   PageInfo: ResolverTypeWrapper<PageInfo>;
   Query: ResolverTypeWrapper<{}>;
   Role: Role;
+  RotationState: RotationState;
   Service: ResolverTypeWrapper<ServiceRecord>;
   ServiceConnection: ResolverTypeWrapper<Omit<ServiceConnection, 'edges'> & { edges: Array<ResolversTypes['ServiceEdge']> }>;
   ServiceEdge: ResolverTypeWrapper<Omit<ServiceEdge, 'node'> & { node: ResolversTypes['Service'] }>;
@@ -779,9 +843,11 @@ export type ResolversTypes = {
   SongConnection: ResolverTypeWrapper<Omit<SongConnection, 'edges'> & { edges: Array<ResolversTypes['SongEdge']> }>;
   SongEdge: ResolverTypeWrapper<Omit<SongEdge, 'node'> & { node: ResolversTypes['Song'] }>;
   SongPairing: ResolverTypeWrapper<Omit<SongPairing, 'song'> & { song: ResolversTypes['Song'] }>;
+  SongRotation: ResolverTypeWrapper<SongRotation>;
   SongShare: ResolverTypeWrapper<Omit<SongShare, 'song'> & { song: ResolversTypes['Song'] }>;
   SongSort: SongSort;
   SongUsage: ResolverTypeWrapper<SongUsageRecord>;
+  SongUsageOfSong: ResolverTypeWrapper<SongUsageRecord>;
   SongUsageSort: SongUsageSort;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
   SungOften: ResolverTypeWrapper<Omit<SungOften, 'songs'> & { songs: Array<ResolversTypes['SongShare']> }>;
@@ -810,8 +876,10 @@ export type ResolversParentTypes = {
   SongConnection: Omit<SongConnection, 'edges'> & { edges: Array<ResolversParentTypes['SongEdge']> };
   SongEdge: Omit<SongEdge, 'node'> & { node: ResolversParentTypes['Song'] };
   SongPairing: Omit<SongPairing, 'song'> & { song: ResolversParentTypes['Song'] };
+  SongRotation: SongRotation;
   SongShare: Omit<SongShare, 'song'> & { song: ResolversParentTypes['Song'] };
   SongUsage: SongUsageRecord;
+  SongUsageOfSong: SongUsageRecord;
   String: Scalars['String']['output'];
   SungOften: Omit<SungOften, 'songs'> & { songs: Array<ResolversParentTypes['SongShare']> };
   Timestamp: Scalars['Timestamp']['output'];
@@ -872,7 +940,7 @@ export type QueryResolvers<ContextType = GraphQLContext, ParentType extends Reso
   servicesWithSong?: Resolver<Array<ResolversTypes['Service']>, ParentType, ContextType, RequireFields<QueryServicesWithSongArgs, 'songId'>>;
   song?: Resolver<Maybe<ResolversTypes['Song']>, ParentType, ContextType, RequireFields<QuerySongArgs, 'id'>>;
   songUsage?: Resolver<Array<ResolversTypes['SongUsage']>, ParentType, ContextType, Partial<QuerySongUsageArgs>>;
-  songUsageById?: Resolver<ResolversTypes['SongUsage'], ParentType, ContextType, RequireFields<QuerySongUsageByIdArgs, 'songId'>>;
+  songUsageById?: Resolver<ResolversTypes['SongUsageOfSong'], ParentType, ContextType, RequireFields<QuerySongUsageByIdArgs, 'songId'>>;
   songs?: Resolver<Array<ResolversTypes['Song']>, ParentType, ContextType, Partial<QuerySongsArgs>>;
   songsByArtist?: Resolver<Array<ResolversTypes['Song']>, ParentType, ContextType, RequireFields<QuerySongsByArtistArgs, 'artist'>>;
   songsConnection?: Resolver<ResolversTypes['SongConnection'], ParentType, ContextType, Partial<QuerySongsConnectionArgs>>;
@@ -926,6 +994,7 @@ export type SongResolvers<ContextType = GraphQLContext, ParentType extends Resol
   copyright?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  rotation?: Resolver<ResolversTypes['SongRotation'], ParentType, ContextType, Partial<SongRotationArgs>>;
   services?: Resolver<Array<ResolversTypes['Service']>, ParentType, ContextType, Partial<SongServicesArgs>>;
   usage?: Resolver<ResolversTypes['SongUsage'], ParentType, ContextType, Partial<SongUsageArgs>>;
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
@@ -951,6 +1020,17 @@ export type SongPairingResolvers<ContextType = GraphQLContext, ParentType extend
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
+export type SongRotationResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['SongRotation'] = ResolversParentTypes['SongRotation']> = {
+  asOf?: Resolver<ResolversTypes['Timestamp'], ParentType, ContextType>;
+  due?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  horizonWeeks?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  state?: Resolver<ResolversTypes['RotationState'], ParentType, ContextType>;
+  timesInHorizon?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  usualIntervalWeeks?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  weeksSinceLastSung?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
 export type SongShareResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['SongShare'] = ResolversParentTypes['SongShare']> = {
   lastSung?: Resolver<ResolversTypes['Timestamp'], ParentType, ContextType>;
   share?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
@@ -967,6 +1047,20 @@ export type SongUsageResolvers<ContextType = GraphQLContext, ParentType extends 
   copyright?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   firstSung?: Resolver<Maybe<ResolversTypes['Timestamp']>, ParentType, ContextType>;
   lastSung?: Resolver<Maybe<ResolversTypes['Timestamp']>, ParentType, ContextType>;
+  song?: Resolver<ResolversTypes['Song'], ParentType, ContextType>;
+  timesSung?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
+export type SongUsageOfSongResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['SongUsageOfSong'] = ResolversParentTypes['SongUsageOfSong']> = {
+  asCloser?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  asOpener?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  byServiceType?: Resolver<Array<ResolversTypes['ServiceTypeUsage']>, ParentType, ContextType>;
+  ccliNumber?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  copyright?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  firstSung?: Resolver<Maybe<ResolversTypes['Timestamp']>, ParentType, ContextType>;
+  lastSung?: Resolver<Maybe<ResolversTypes['Timestamp']>, ParentType, ContextType>;
+  rotation?: Resolver<ResolversTypes['SongRotation'], ParentType, ContextType>;
   song?: Resolver<ResolversTypes['Song'], ParentType, ContextType>;
   timesSung?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
@@ -1015,8 +1109,10 @@ export type Resolvers<ContextType = GraphQLContext> = {
   SongConnection?: SongConnectionResolvers<ContextType>;
   SongEdge?: SongEdgeResolvers<ContextType>;
   SongPairing?: SongPairingResolvers<ContextType>;
+  SongRotation?: SongRotationResolvers<ContextType>;
   SongShare?: SongShareResolvers<ContextType>;
   SongUsage?: SongUsageResolvers<ContextType>;
+  SongUsageOfSong?: SongUsageOfSongResolvers<ContextType>;
   SungOften?: SungOftenResolvers<ContextType>;
   Timestamp?: GraphQLScalarType;
   UsageBucket?: UsageBucketResolvers<ContextType>;

@@ -1203,6 +1203,30 @@ RETURN i, count(r) AS times, min(r.date) AS first, max(r.date) AS last,
   max(CASE WHEN r.serviceType = 'WED' THEN r.date END) AS wedLast
 ORDER BY i;
 
+// analytics.songRhythms
+// parameters: {"ids":"LIST<INTEGER>","min":"INTEGER","max":"INTEGER"}
+UNWIND range(0, size($ids) - 1) AS i
+WITH i, $ids[i] AS songId
+CALL (songId) {
+  MATCH ()-[r:PERFORMED_IN]->()
+  USING INDEX r:PERFORMED_IN(songId, date, serviceId)
+  WHERE r.songId = songId AND r.date >= $min AND r.date <= $max AND r.serviceId IS NOT NULL
+  WITH r
+  ORDER BY r.songId, r.date, r.serviceId
+  RETURN collect(r.date) AS dates
+}
+CALL (songId) {
+  MATCH ()-[r:PERFORMED_IN]->()
+  USING INDEX r:PERFORMED_IN(songId, date, serviceId)
+  WHERE r.songId = songId AND r.date < $min AND r.serviceId IS NOT NULL
+  WITH r
+  ORDER BY r.songId DESC, r.date DESC, r.serviceId DESC
+  LIMIT 1
+  RETURN collect(r.date) AS before
+}
+RETURN i, dates, before
+ORDER BY i;
+
 // analytics.usageOfSongsAllTime
 // parameters: {"serviceTypes":"LIST<STRING>","ids":"LIST<INTEGER>"}
 UNWIND range(0, size($ids) - 1) AS i

@@ -424,6 +424,18 @@ SELECT s.id, s.name, s.artists, s.ccli_number, s.copyright, u.times, u.first, u.
     ORDER BY u.first DESC, u.song_id DESC
     LIMIT @limit OFFSET @offset;
 
+-- analytics.rhythmDates
+SELECT j.key AS i, p.service_date AS date
+    FROM json_each(@songIds) j JOIN performed_in p INDEXED BY performed_in_song_date
+      ON p.song_id = j.value AND p.service_date BETWEEN @min AND @max;
+
+-- analytics.rhythmLastBefore
+SELECT j.key AS i, (
+      SELECT p.service_date FROM performed_in p INDEXED BY performed_in_song_date
+      WHERE p.song_id = j.value AND p.service_date < @min ORDER BY p.service_date DESC LIMIT 1
+    ) AS date
+    FROM json_each(@songIds) j;
+
 -- analytics.usageOfSongs
 WITH ids AS (SELECT DISTINCT value AS song_id FROM json_each(@songIds)),
     agg AS (

@@ -53,6 +53,8 @@ export const COST_TABLE: CostTable = {
     ...rootWeights(),
     // One batched statement per window and level, however many songs.
     'Song.usage': 5_000,
+    // The same: each song's links within the horizon, one batched statement per horizon and level.
+    'Song.rotation': 5_000,
   },
   sizes: {
     'Query.songsConnection': DEFAULT_FIRST,

@@ -34,6 +34,7 @@ export function createLoaders(store: Store) {
   let serviceWithSetlist: ((page: Page) => DataLoader<number, ServiceRecord | null>) | undefined;
   let usage: ReturnType<typeof usages> | undefined;
   let performancePage: ReturnType<typeof performancePages> | undefined;
+  let rhythm: ReturnType<typeof rhythms> | undefined;
   return {
     get song() {
       return (song ??= new DataLoader((ids: readonly number[]) => store.songsByIds(ids)));
@@ -82,6 +83,10 @@ export function createLoaders(store: Store) {
     get performancePage() {
       return (performancePage ??= performancePages(store));
     },
+    /** Song.rotation: every song of a level in one store call per distinct horizon. */
+    get rhythm() {
+      return (rhythm ??= rhythms(store));
+    },
   };
 }
 
@@ -89,6 +94,8 @@ const setlistPages = (store: Store) =>
   byArguments((page: Page) => new DataLoader((ids: readonly number[]) => store.setlistsForServices(ids, page)));
 const usages = (store: Store) =>
   byArguments((window: AnalyticsWindow) => new DataLoader((ids: readonly number[]) => store.usageOfSongs(ids, window)));
+const rhythms = (store: Store) =>
+  byArguments((range: { min: number; max: number }) => new DataLoader((ids: readonly number[]) => store.songRhythms(ids, range)));
 const performancePages = (store: Store) =>
   byArguments(
     ({ query, page }: { query: ServiceQuery; page: Page }) =>

@@ -52,6 +52,7 @@ const RECORD_FIELDS_HIDDEN: readonly FieldCoordinate[] = [
   'Song.copyright',
   'Song.services',
   'Song.usage',
+  'Song.rotation',
   'Service.songs',
   'Service.setlist',
 ];

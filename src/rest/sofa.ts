@@ -45,7 +45,7 @@ export function sofaOf(schema: GraphQLSchema): Sofa {
     },
     // SOFA selects only `{ id }` of a nested record type; a login answer carries the whole user,
     // and an analytics row the whole song.
-    ignore: ['AuthPayload.user', 'SongUsage.song', 'SongPairing.song', 'SongShare.song'],
+    ignore: ['AuthPayload.user', 'SongUsage.song', 'SongUsageOfSong.song', 'SongPairing.song', 'SongShare.song'],
     openAPI: {
       info: {
         title: 'Song and Service Records API',

@@ -1,3 +1,4 @@
+import type { SongRhythmData } from '../domain/analytics/rotation';
 import type { SongLicensing } from '../domain/licensing';
 import type { ServiceType, SongUsageSort } from '../generated/graphql';
 import type { SongRecord } from './types';
@@ -130,4 +131,11 @@ export interface AnalyticsStore {
   ): Promise<UsageBucketRecord[]>;
   artistUsage(window: AnalyticsWindow, page: { limit?: number; offset?: number }): Promise<Ranked<ArtistUsageRecord>>;
   songsSungOften(query: SungOftenQuery): Promise<SungOftenRecord>;
+  /**
+   * Per song, in the order of `songIds`: the dates of the services holding it within `range`
+   * (inclusive, every type), ascending, and its last date before `range.min` (null when none):
+   * what src/domain/analytics/rotation.ts works a song's rhythm out from. Two index seeks per song
+   * (the song's links in date order), so it costs what the range holds, never the song's history.
+   */
+  songRhythms(songIds: readonly number[], range: { min: number; max: number }): Promise<SongRhythmData[]>;
 }

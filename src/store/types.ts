@@ -7,7 +7,7 @@ import type { AnalyticsStore } from './analytics-types';
  * licensing details, which only GraphQL shows and which are read for the songs that need them
  * (`licensingOfSongs`), so that the REST records and the hot list reads stay as they were.
  */
-export type SongRecord = Omit<Song, 'services' | 'usage' | 'ccliNumber' | 'copyright'>;
+export type SongRecord = Omit<Song, 'services' | 'usage' | 'rotation' | 'ccliNumber' | 'copyright'>;
 /** A service as stored: `date` is epoch milliseconds. */
 export type ServiceRecord = Omit<Service, 'songs' | 'setlist'>;
 /** One place of a setlist: `position` is 1..n without gaps. */

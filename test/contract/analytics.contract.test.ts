@@ -145,6 +145,19 @@ export function analyticsContract(harness: AnalyticsHarness): void {
       for (const window of windows()) expect(await store.usageOfSongs(ids, window)).toEqual(ids.map((id) => ref.stats(id, window)));
     });
 
+    it('songRhythms: each song\'s service dates in a range, ascending, and its last before; same order as asked', async () => {
+      const ids = [60, 1, 2, 55, 3, 9999, 1];
+      const span = ref.serviceSpan([...SERVICE_TYPES])!;
+      const ranges = [
+        { min: span.first, max: span.last },
+        { min: local('2022-01-01T00:00'), max: local('2022-12-31T23:59') },
+        { min: span.last + 1, max: span.last + 10 * 86_400_000 },
+        { min: span.first - 1, max: span.first - 1 },
+      ];
+      for (const range of ranges) expect(await store.songRhythms(ids, range)).toEqual(ids.map((id) => ref.rhythm(id, range)));
+      expect(await store.songRhythms([], ranges[0])).toEqual([]);
+    });
+
     it('songsSungWith', async () => {
       for (const window of windows()) {
         for (const songId of [1, 2, 17, 58]) {
@@ -520,6 +533,8 @@ describe('analytics on random small histories (fast-check, SQLite vs the referen
             expect(await store.songUsage({ ...q, includeUnsung: false, limit: 2 })).toEqual(ref.songUsage({ ...q, includeUnsung: false, limit: 2 }));
             expect(await store.usageOfSongs(songIds, window)).toEqual(songIds.map((id) => ref.stats(id, window)));
             expect(await store.songsSungWith(songIds[0], window, 20)).toEqual(ref.songsSungWith(songIds[0], window, 20));
+            const range = { min: from ?? at({ day: 0, time: '00:00' }), max: to ?? at({ day: 9, time: '23:59' }) };
+            if (range.min <= range.max) expect(await store.songRhythms(songIds, range)).toEqual(songIds.map((id) => ref.rhythm(id, range)));
             expect(await store.artistUsage(window, {})).toEqual(ref.artistUsage(window, {}));
             const all = { from: null, to: null, serviceTypes };
             const rotation: SongUsageQuery = { window: all, sort: 'LEAST_RECENTLY_SUNG', includeUnsung: true, lastBefore: from ?? 0 };

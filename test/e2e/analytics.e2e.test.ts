@@ -135,7 +135,9 @@ describe('rotation, new songs, one song', () => {
 
   it('GET /songs/:songId/usage and Song.usage (batched for a list)', async () => {
     const expected = { song: (await server.store.songsByIds([2]))[0]!, ...ref.stats(2, Q1) };
-    expectJson(await server.api('GET', '/songs/2/usage?from=2023-04-01&to=2023-06-30'), 200, onWire(expected));
+    const rest = await server.api('GET', '/songs/2/usage?from=2023-04-01&to=2023-06-30');
+    // Beside the usage, the song's rotation as of now (test/e2e/rotation.e2e.test.ts checks its numbers).
+    expectJson(rest, 200, { ...onWire(expected), rotation: expect.objectContaining({ horizonWeeks: 52 }) });
     const gql = await server.gql(`{ songs(limit: 3) { id usage(from: "2023-04-01", to: "2023-06-30") { timesSung asOpener } all: usage { timesSung } } }`);
     expect(gql.body.data.songs).toEqual(
       [1, 2, 3].map((id) => ({ id, usage: { timesSung: ref.stats(id, Q1).timesSung, asOpener: ref.stats(id, Q1).asOpener }, all: { timesSung: ref.stats(id, { ...Q1, from: null, to: null }).timesSung } })),

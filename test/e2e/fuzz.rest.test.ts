@@ -373,6 +373,19 @@ const SHAPES: Record<string, Record<string, (v: unknown) => boolean>> = {
     asOpener: isCount,
     asCloser: isCount,
   },
+  // One song's usage beside its rotation (GET /songs/{songId}/usage).
+  get SongUsageOfSong() {
+    return { ...SHAPES.SongUsage, rotation: (v: unknown) => hasShape(v, 'SongRotation') };
+  },
+  SongRotation: {
+    state: (v) => ['NEVER_SUNG', 'RETIRED', 'NEW', 'LEARNING', 'STAPLE', 'RESTING'].includes(v as string),
+    usualIntervalWeeks: (v) => v === null || (typeof v === 'number' && v >= 0),
+    weeksSinceLastSung: (v) => v === null || typeof v === 'number',
+    due: (v) => typeof v === 'boolean',
+    timesInHorizon: isCount,
+    asOf: (v) => Number.isSafeInteger(v),
+    horizonWeeks: (v) => Number.isSafeInteger(v) && (v as number) >= 1,
+  },
   ServiceTypeUsage: { serviceType: (v) => ENUMS.serviceType.includes(v as string), timesSung: isCount, lastSung: isDateOrNull },
   SongPairing: { song: (v) => hasShape(v, 'Song'), together: isCount, jaccard: (v) => typeof v === 'number' && v >= 0 && v <= 1 },
   UsageBucket: { start: (v) => Number.isSafeInteger(v), services: isCount, performances: isCount, distinctSongs: isCount },

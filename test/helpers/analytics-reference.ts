@@ -65,6 +65,13 @@ export class Reference {
     return licensingOf(this.licensing, songId);
   }
 
+  /** Store.songRhythms recounted: the song's service dates in the range, and its last before it. */
+  rhythm(songId: number, range: { min: number; max: number }): { dates: number[]; lastBefore: number | null } {
+    const dates = this.performances.filter((p) => p.song.id === songId).map((p) => p.service.date).sort((a, b) => a - b);
+    const before = dates.filter((d) => d < range.min);
+    return { dates: dates.filter((d) => d >= range.min && d <= range.max), lastBefore: before.length ? before[before.length - 1] : null };
+  }
+
   stats(songId: number, w: AnalyticsWindow): UsageStats {
     const mine = this.performances.filter((p) => p.song.id === songId).filter(this.inWindow(w));
     const dates = mine.map((p) => p.service.date);

@@ -173,6 +173,9 @@ const EXPECTED: Record<string, Expected> = {
   // Each song's links in the window off performed_in_song; the rows put in $ids order.
   usageOfSongs: { reads: ['performed_in_song'], sorts: ['Sort(performed_in_song)'] },
   usageOfSongsAllTime: byIds('song_id'),
+  // A song's rhythm: its links within the horizon, then its last one before it, each a seek of
+  // performed_in_song in index order (the second stops at its first row); the rows put in $ids order.
+  songRhythms: { reads: ['performed_in_song'], sorts: ['Sort(rows)'] },
   // The song's links in the window off performed_in_song, their services' other songs and each
   // one's links in the window (the same index); ranked by count (a Top-K).
   songsSungWith: { reads: ['performed_in_song'], sorts: ['Top(performed_in_song)'] },

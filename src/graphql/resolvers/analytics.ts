@@ -1,15 +1,54 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import { bucketsBetween, isPartial } from '../../domain/analytics/buckets';
+import { DateFormatError, parseBound } from '../../domain/dates';
 import { sungOftenParameter } from '../../domain/analytics/sung-often';
 import { badParameter, parseBefore, parseWindow, serviceTypesOf } from '../../domain/analytics/window';
 import { checkPage, MAX_PAGE } from '../../domain/validation';
 import type { Resolvers, ServiceType } from '../../generated/graphql';
-import type { AnalyticsWindow, Ranked } from '../../store/analytics-types';
+import type { AnalyticsWindow, Ranked, SongUsageRecord } from '../../store/analytics-types';
+import { ROTATION_BOUNDS, ROTATION_DEFAULTS, rhythmWindow, rotationOf, type RotationThresholds } from '../../domain/analytics/rotation';
 import type { GraphQLContext } from '../context';
 import { itemsOf } from './paging';
 import { licensingOf, requireSong } from './songs';
 
 export const DEFAULT_PAIRINGS = 20;
+
+// Beside `song` for the licensing report: REST's song record has no room for them. Read with
+// the row when the report's statement had them, answered without a promise per row.
+const usageLicensing = {
+  ccliNumber: (usage: SongUsageRecord, _: unknown, ctx: GraphQLContext) =>
+    usage.licensing ? usage.licensing.ccliNumber : licensingOf(ctx, usage.song.id).then((l) => l.ccliNumber),
+  copyright: (usage: SongUsageRecord, _: unknown, ctx: GraphQLContext) =>
+    usage.licensing ? usage.licensing.copyright : licensingOf(ctx, usage.song.id).then((l) => l.copyright),
+};
+
+type RotationArgs = { asOf?: string | null } & { [K in keyof RotationThresholds]?: number | null };
+
+/** A song's rotation (src/domain/analytics/rotation.ts): the thresholds checked, its rhythm read in a batch per horizon. */
+async function rotation(ctx: GraphQLContext, songId: number, args: RotationArgs) {
+  const t = { ...ROTATION_DEFAULTS };
+  for (const name of Object.keys(ROTATION_BOUNDS) as (keyof RotationThresholds)[]) {
+    const value = args[name];
+    if (value === null || value === undefined) continue;
+    const { minimum, maximum } = ROTATION_BOUNDS[name];
+    if (value < minimum || value > maximum) throw badParameter(name, `must be between ${minimum} and ${maximum}`);
+    t[name] = value;
+  }
+  const asOf = args.asOf == null ? Date.now() : parseAsOf(args.asOf, ctx.serviceTimeZone);
+  const data = await ctx.loaders.rhythm(rhythmWindow(asOf, t.horizonWeeks)).load(songId);
+  return rotationOf(data, asOf, t);
+}
+
+/** An instant as it is; a day to its end, so that its own services count as sung. */
+function parseAsOf(text: string, zone: string): number {
+  try {
+    const bound = parseBound(text, zone);
+    return bound.kind === 'day' ? bound.end : bound.at;
+  } catch (err) {
+    if (err instanceof DateFormatError) throw badParameter('asOf', err.message);
+    throw err;
+  }
+}
 
 /** The page of a ranked list, noting the full count for REST's X-Total-Count. */
 function ranked<T>(ctx: GraphQLContext, info: GraphQLResolveInfo, result: Ranked<T>): T[] {
@@ -96,16 +135,16 @@ export const analyticsResolvers: Resolvers = {
       return ranked(ctx, info, await ctx.store.artistUsage(window, checkPage(args)));
     },
   },
-  SongUsage: {
-    // Beside `song` for the licensing report: REST's song record has no room for them. Read with
-    // the row when the report's statement had them, answered without a promise per row.
-    ccliNumber: (usage, _, ctx) => (usage.licensing ? usage.licensing.ccliNumber : licensingOf(ctx, usage.song.id).then((l) => l.ccliNumber)),
-    copyright: (usage, _, ctx) => (usage.licensing ? usage.licensing.copyright : licensingOf(ctx, usage.song.id).then((l) => l.copyright)),
+  SongUsage: usageLicensing,
+  SongUsageOfSong: {
+    ...usageLicensing,
+    rotation: (usage, _, ctx) => rotation(ctx, usage.song.id, {}),
   },
   Song: {
     usage: async (song, args, ctx) => ({
       song,
       ...(await ctx.loaders.usage(parseWindow(args, ctx.serviceTimeZone)).load(song.id)),
     }),
+    rotation: (song, args, ctx) => rotation(ctx, song.id, args),
   },
 };

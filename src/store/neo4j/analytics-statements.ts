@@ -266,6 +266,34 @@ WITH i, r, ${ENDS}
 RETURN i, ${STATS}
 ORDER BY i`,
 
+  /**
+   * Store.songRhythms: per song, its links' dates within the range and the last one before it,
+   * each a seek of performed_in_song (the song's id, then the date) in index order, the second
+   * stopping at its first link (the composite key named in the ORDER BY, as servicesForSongs's).
+   */
+  songRhythms: `
+UNWIND range(0, size($ids) - 1) AS i
+WITH i, $ids[i] AS songId
+CALL (songId) {
+  MATCH ()-[r:PERFORMED_IN]->()
+  USING INDEX r:PERFORMED_IN(songId, date, serviceId)
+  WHERE r.songId = songId AND r.date >= $min AND r.date <= $max AND r.serviceId IS NOT NULL
+  WITH r
+  ORDER BY r.songId, r.date, r.serviceId
+  RETURN collect(r.date) AS dates
+}
+CALL (songId) {
+  MATCH ()-[r:PERFORMED_IN]->()
+  USING INDEX r:PERFORMED_IN(songId, date, serviceId)
+  WHERE r.songId = songId AND r.date < $min AND r.serviceId IS NOT NULL
+  WITH r
+  ORDER BY r.songId DESC, r.date DESC, r.serviceId DESC
+  LIMIT 1
+  RETURN collect(r.date) AS before
+}
+RETURN i, dates, before
+ORDER BY i`,
+
   /** All-time Song.usage: the songs' maintained usage of the asked types; zeros for unknown ids. */
   usageOfSongsAllTime: `
 UNWIND range(0, size($ids) - 1) AS i
@@ -503,6 +531,7 @@ export const ANALYTICS_PARAMS = {
   songUsageAllTimeByLeastRecentlySung: ALL_TYPES_PARAMS,
   songUsageAllTimeByFirstSung: ALL_TYPES_PARAMS,
   usageOfSongs: { ...WINDOW, ids: 'LIST<INTEGER>' },
+  songRhythms: { ids: 'LIST<INTEGER>', min: 'INTEGER', max: 'INTEGER' },
   usageOfSongsAllTime: { serviceTypes: 'LIST<STRING>', ids: 'LIST<INTEGER>' },
   songsSungWith: { ...WINDOW, songId: 'INTEGER', limit: 'INTEGER' },
   songsSungWithAllTime: { serviceTypes: 'LIST<STRING>', songId: 'INTEGER', limit: 'INTEGER' },

@@ -1,3 +1,4 @@
+import type { SongRhythmData } from '../../domain/analytics/rotation';
 import type { ManagedTransaction, Record as Neo4jRecord } from 'neo4j-driver';
 import type { ServiceType } from '../../generated/graphql';
 import { boundsOf, NO_LIMIT, sungOften, usageStats, type UsageColumns } from '../analytics-shape';
@@ -141,6 +142,15 @@ export class Neo4jAnalytics implements AnalyticsStore {
       performances: fromInt(r.get('performances'), 'performances'),
       distinctSongs: fromInt(r.get('distinctSongs'), 'distinct songs'),
     }));
+  }
+
+  async songRhythms(songIds: readonly number[], range: { min: number; max: number }): Promise<SongRhythmData[]> {
+    if (songIds.length === 0) return [];
+    const rows = await this.run('songRhythms', { ids: songIds, ...range });
+    return rows.map((r) => {
+      const before = (r.get('before') as unknown[]).map((d) => fromInt(d, 'date'));
+      return { dates: (r.get('dates') as unknown[]).map((d) => fromInt(d, 'date')), lastBefore: before[0] ?? null };
+    });
   }
 
   async songsSungOften(q: SungOftenQuery) {

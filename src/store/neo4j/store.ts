@@ -173,6 +173,7 @@ export class Neo4jStore implements Store {
   usageTimeline: Store['usageTimeline'] = (buckets, window, songId) => this.analytics.usageTimeline(buckets, window, songId);
   artistUsage: Store['artistUsage'] = (w, page) => this.analytics.artistUsage(w, page);
   songsSungOften: Store['songsSungOften'] = (q) => this.analytics.songsSungOften(q);
+  songRhythms: Store['songRhythms'] = (ids, range) => this.analytics.songRhythms(ids, range);
 
   private async transact<T>(
     mode: 'READ' | 'WRITE',

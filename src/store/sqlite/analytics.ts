@@ -1,3 +1,4 @@
+import type { SongRhythmData } from '../../domain/analytics/rotation';
 import type Database from 'better-sqlite3';
 import type { ServiceType } from '../../generated/graphql';
 import { boundsOf, NO_LIMIT, sungOften, usageStats, type UsageColumns } from '../analytics-shape';
@@ -148,6 +149,15 @@ export class SqliteAnalytics {
     });
     const byId = new Map(rows.map((r) => [r.id, r]));
     return songIds.map((id) => usageStats(columns(byId.get(id)!), window));
+  }
+
+  songRhythms(songIds: readonly number[], range: { min: number; max: number }): SongRhythmData[] {
+    const params = { songIds: JSON.stringify(songIds), ...range };
+    const out: SongRhythmData[] = songIds.map(() => ({ dates: [], lastBefore: null }));
+    for (const r of this.all<{ i: number; date: number }>('rhythmDates', params)) out[r.i].dates.push(r.date);
+    for (const r of this.all<{ i: number; date: number | null }>('rhythmLastBefore', params)) out[r.i].lastBefore = r.date;
+    for (const o of out) o.dates.sort((a, b) => a - b);
+    return out;
   }
 
   songsSungWith(songId: number, window: AnalyticsWindow, limit: number): PairingRecord[] {

@@ -204,6 +204,10 @@ export class SqliteStore implements Store {
     return this.guard(() => this.analytics.songsSungOften(query));
   }
 
+  songRhythms(songIds: readonly number[], range: { min: number; max: number }) {
+    return this.guard(() => this.analytics.songRhythms(songIds, range));
+  }
+
   private stmt(name: StatementName): Database.Statement {
     let s = this.stmts.get(name);
     if (!s) {
