@@ -15,6 +15,30 @@ export interface MergeableSong extends SongLicensing {
   artists: readonly string[];
 }
 
+/** Why a merge writes nothing: a song that does not exist, or more artists than a song may list. */
+export type MergeRefused = { refused: 'no-song'; songId: number } | { refused: 'too-many-artists' };
+export const isMergeRefused = (v: unknown): v is MergeRefused => typeof v === 'object' && v !== null && 'refused' in v;
+
+/** What the kept song gains (the fields to write), as mergedDetails answers it. */
+export type MergeGains = { artists?: string[]; ccliNumber?: string; copyright?: string };
+
+/**
+ * The store-side decision, the same for both stores: from the songs and licensing details read for
+ * `ids` ([keepId, ...mergeIds], same order, null where no song has the id), what the kept song
+ * gains, or why the merge is refused.
+ */
+export function mergeGains(
+  ids: readonly number[],
+  songs: readonly ({ id: number; artists: readonly string[] } | null)[],
+  licensing: readonly (SongLicensing | null)[],
+): MergeGains | MergeRefused {
+  const missing = ids.find((_, i) => songs[i] === null || licensing[i] === null);
+  if (missing !== undefined) return { refused: 'no-song', songId: missing };
+  const [kept, ...merged] = ids.map((_, i) => ({ ...songs[i]!, ...licensing[i]! }));
+  const gains = mergedDetails(kept, merged);
+  return gains === 'too-many-artists' ? { refused: gains } : gains;
+}
+
 /**
  * A setlist after the merge: each merged song's place is taken by the kept song, and a setlist
  * that then holds it twice keeps it at the first of its places (the others close up).
@@ -34,10 +58,7 @@ export function orderAfterMerge(current: readonly number[], keepId: number, merg
  * (by the artist rule of ./artists.ts), after its own. Null where nothing changes; 'too-many-artists'
  * when the artists would be more than ARTISTS_MAX.
  */
-export function mergedDetails(
-  kept: MergeableSong,
-  merged: readonly MergeableSong[],
-): { artists?: string[]; ccliNumber?: string; copyright?: string } | 'too-many-artists' {
+export function mergedDetails(kept: MergeableSong, merged: readonly MergeableSong[]): MergeGains | 'too-many-artists' {
   const keys = new Set(kept.artists.map(artistKey));
   const added: string[] = [];
   for (const song of merged) {

@@ -53,9 +53,8 @@ export interface SlotTaken {
   slotTakenBy: number;
 }
 
-/** Why mergeSongs wrote nothing: a song that does not exist, or more artists than a song may list. */
-export type MergeRefused = { refused: 'no-song'; songId: number } | { refused: 'too-many-artists' };
-export const isMergeRefused = (v: unknown): v is MergeRefused => typeof v === 'object' && v !== null && 'refused' in v;
+import type { MergeRefused } from '../domain/song-merge';
+export { isMergeRefused, type MergeRefused } from '../domain/song-merge';
 
 export const isSlotTaken = (v: unknown): v is SlotTaken =>
   typeof v === 'object' && v !== null && typeof (v as SlotTaken).slotTakenBy === 'number';

@@ -3,7 +3,7 @@ import neo4j, { type Driver, type Record as Neo4jRecord } from 'neo4j-driver';
 import { luceneQuery } from '../../domain/search';
 import { SERVICE_AFTER, SERVICE_PAGE, SONG_AFTER, SONG_PAGE, SONG_SERVICES } from '../list-statements';
 import { ALL_SERVICE_TYPES } from '../paging';
-import { mergedDetails, orderAfterMerge } from '../../domain/song-merge';
+import { mergeGains, orderAfterMerge } from '../../domain/song-merge';
 import { CatalogueError, setlistProblem } from '../catalogue';
 import { usernameKey } from '../keys';
 import {
@@ -352,15 +352,9 @@ export class Neo4jStore implements Store {
   mergeSongs(keepId: number, mergeIds: readonly number[]) {
     const ids = [keepId, ...mergeIds];
     const merged = new Set(mergeIds);
-    const details = async (tx: Tx): Promise<SongPatch | MergeRefused> => {
+    const details = async (tx: Tx) => {
       const [songs, licensing] = await Promise.all([run(tx, 'songsByIds', { ids }), run(tx, 'songsLicensing', { ids })]);
-      const found = placeByIndex(ids.length, songs, toSong);
-      const missing = ids.find((_, i) => found[i] === null);
-      if (missing !== undefined) return { refused: 'no-song', songId: missing };
-      const details = placeByIndex(ids.length, licensing, toLicensing);
-      const mergeable = ids.map((id, i) => ({ ...found[i]!, ...details[i]! }));
-      const gains = mergedDetails(mergeable[0], mergeable.slice(1));
-      return gains === 'too-many-artists' ? { refused: gains } : gains;
+      return mergeGains(ids, placeByIndex(ids.length, songs, toSong), placeByIndex(ids.length, licensing, toLicensing));
     };
     return this.write(async (tx): Promise<SongRecord | MergeRefused> => {
       const first = await details(tx);

@@ -6,7 +6,7 @@ import { fts5Query } from '../../domain/search';
 import { orderAfterLink, placesToWrite, songIds, wouldOverfill, type PlacedSong } from '../../domain/setlist';
 import { StoreUnavailableError } from '../../errors';
 import type { SongLicensing } from '../../domain/licensing';
-import { mergedDetails, orderAfterMerge } from '../../domain/song-merge';
+import { isMergeRefused, mergeGains, orderAfterMerge } from '../../domain/song-merge';
 import { CatalogueError, checkSetlist, setlistProblem } from '../catalogue';
 import { usernameKey } from '../keys';
 import { SERVICE_AFTER, SERVICE_PAGE, SONG_AFTER, SONG_PAGE } from '../list-statements';
@@ -374,13 +374,9 @@ export class SqliteStore implements Store {
   mergeSongs(keepId: number, mergeIds: readonly number[]) {
     return this.write((): SongRecord | MergeRefused => {
       const ids = [keepId, ...mergeIds];
-      const missing = this.missingSong(ids);
-      if (missing !== undefined) return { refused: 'no-song', songId: missing };
-      const songs = this.all<SongRow>('songsByIds', JSON.stringify(ids)).map(toSong);
-      const licensing = this.licensingRows(ids);
-      const mergeable = ids.map((id, i) => ({ ...songs.find((s) => s.id === id)!, ...licensing[i]! }));
-      const details = mergedDetails(mergeable[0], mergeable.slice(1));
-      if (details === 'too-many-artists') return { refused: 'too-many-artists' };
+      const songs = byIds(ids, this.all<SongRow>('songsByIds', JSON.stringify(ids)).map(toSong));
+      const details = mergeGains(ids, songs, this.licensingRows(ids));
+      if (isMergeRefused(details)) return details;
       // Each setlist a merged song is in, rewritten through the link triggers (the aggregates).
       const merged = new Set(mergeIds);
       const services = [...new Set(mergeIds.flatMap((id) => this.stmt('servicesOfSong').pluck().all(id) as number[]))];
