@@ -2,6 +2,7 @@ import type { ServiceDay } from '../domain/dates';
 import type { GraphQLResolveInfo, GraphQLScalarType, GraphQLScalarTypeConfig } from 'graphql';
 import type { SongRecord, ServiceRecord, SetlistEntryRecord, UserRecord } from '../store/types';
 import type { SongUsageRecord } from '../store/analytics-types';
+import type { Suggestion } from '../domain/analytics/suggest';
 import type { GraphQLContext } from '../graphql/context';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = Maybe<T>;
@@ -281,6 +282,14 @@ export type Query = {
   /** Songs sung in the same services as `songId`: by together, then jaccard (both descending), then id. `limit` 1-1000, default 20. */
   songsSungWith: Array<SongPairing>;
   /**
+   * What to sing at a service (docs/analytics.md, Suggestions): the best `limit` songs (1-50,
+   * default 10) to add beside `chosen` (song ids, at most 50; for an existing service, its setlist
+   * when absent), best first, ties by song id. The service is `serviceId`, or one not yet created:
+   * `date` (YYYY-MM-DD or an instant, in SERVICE_TIME_ZONE) and `serviceType`. NOT_FOUND when no
+   * service has that id; BAD_REQUEST for a chosen id no song has.
+   */
+  suggestSongs: Array<SongSuggestion>;
+  /**
    * Services, performances and distinct songs per calendar bucket, every bucket from the one
    * holding `from` (or the first service) to the one holding `to` (or the last service), empty
    * ones included; the first and last buckets count only what lies inside the window (`partial`).
@@ -441,6 +450,15 @@ export type QuerySongsSungWithArgs = {
 };
 
 
+export type QuerySuggestSongsArgs = {
+  chosen?: InputMaybe<Array<Scalars['Int']['input']>>;
+  date?: InputMaybe<Scalars['String']['input']>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  serviceId?: InputMaybe<Scalars['Int']['input']>;
+  serviceType?: InputMaybe<ServiceType>;
+};
+
+
 export type QueryUsageTimelineArgs = {
   bucket: TimelineBucket;
   from?: InputMaybe<Scalars['String']['input']>;
@@ -478,6 +496,14 @@ export type RotationState =
   | 'RETIRED'
   /** Sung in stapleTimes services or more within the horizon. */
   | 'STAPLE';
+
+/** One weighted part of a suggestion's score (docs/analytics.md, Suggestions): fit, due, serviceType or new. */
+export type ScorePart = {
+  __typename?: 'ScorePart';
+  name: Scalars['String']['output'];
+  /** The part's share of the score: its weight times a value from 0 to 1. */
+  value: Scalars['Float']['output'];
+};
 
 /** One church service (an occasion). */
 export type Service = {
@@ -661,6 +687,18 @@ export type SongSort =
   | 'NAME_ASC'
   | 'NAME_DESC';
 
+/** A song suggested for a service, with why. */
+export type SongSuggestion = {
+  __typename?: 'SongSuggestion';
+  /** fit, due, serviceType and new, in that order. */
+  parts: Array<ScorePart>;
+  /** The parts in words, for a worship leader to read. */
+  reasons: Array<Scalars['String']['output']>;
+  /** The sum of the parts' values: from 0 to 1. */
+  score: Scalars['Float']['output'];
+  song: Song;
+};
+
 /** How often and when a song was sung, within a window and service types. */
 export type SongUsage = {
   __typename?: 'SongUsage';
@@ -832,6 +870,7 @@ export type ResolversTypes = {
   Query: ResolverTypeWrapper<{}>;
   Role: Role;
   RotationState: RotationState;
+  ScorePart: ResolverTypeWrapper<ScorePart>;
   Service: ResolverTypeWrapper<ServiceRecord>;
   ServiceConnection: ResolverTypeWrapper<Omit<ServiceConnection, 'edges'> & { edges: Array<ResolversTypes['ServiceEdge']> }>;
   ServiceEdge: ResolverTypeWrapper<Omit<ServiceEdge, 'node'> & { node: ResolversTypes['Service'] }>;
@@ -846,6 +885,7 @@ export type ResolversTypes = {
   SongRotation: ResolverTypeWrapper<SongRotation>;
   SongShare: ResolverTypeWrapper<Omit<SongShare, 'song'> & { song: ResolversTypes['Song'] }>;
   SongSort: SongSort;
+  SongSuggestion: ResolverTypeWrapper<Suggestion>;
   SongUsage: ResolverTypeWrapper<SongUsageRecord>;
   SongUsageOfSong: ResolverTypeWrapper<SongUsageRecord>;
   SongUsageSort: SongUsageSort;
@@ -867,6 +907,7 @@ export type ResolversParentTypes = {
   Mutation: {};
   PageInfo: PageInfo;
   Query: {};
+  ScorePart: ScorePart;
   Service: ServiceRecord;
   ServiceConnection: Omit<ServiceConnection, 'edges'> & { edges: Array<ResolversParentTypes['ServiceEdge']> };
   ServiceEdge: Omit<ServiceEdge, 'node'> & { node: ResolversParentTypes['Service'] };
@@ -878,6 +919,7 @@ export type ResolversParentTypes = {
   SongPairing: Omit<SongPairing, 'song'> & { song: ResolversParentTypes['Song'] };
   SongRotation: SongRotation;
   SongShare: Omit<SongShare, 'song'> & { song: ResolversParentTypes['Song'] };
+  SongSuggestion: Suggestion;
   SongUsage: SongUsageRecord;
   SongUsageOfSong: SongUsageRecord;
   String: Scalars['String']['output'];
@@ -948,9 +990,16 @@ export type QueryResolvers<ContextType = GraphQLContext, ParentType extends Reso
   songsNotSungSince?: Resolver<Array<ResolversTypes['SongUsage']>, ParentType, ContextType, RequireFields<QuerySongsNotSungSinceArgs, 'date'>>;
   songsSungOften?: Resolver<ResolversTypes['SungOften'], ParentType, ContextType, Partial<QuerySongsSungOftenArgs>>;
   songsSungWith?: Resolver<Array<ResolversTypes['SongPairing']>, ParentType, ContextType, RequireFields<QuerySongsSungWithArgs, 'songId'>>;
+  suggestSongs?: Resolver<Array<ResolversTypes['SongSuggestion']>, ParentType, ContextType, Partial<QuerySuggestSongsArgs>>;
   usageTimeline?: Resolver<Array<ResolversTypes['UsageBucket']>, ParentType, ContextType, RequireFields<QueryUsageTimelineArgs, 'bucket'>>;
   user?: Resolver<Maybe<ResolversTypes['User']>, ParentType, ContextType, RequireFields<QueryUserArgs, 'id'>>;
   users?: Resolver<Array<ResolversTypes['User']>, ParentType, ContextType, Partial<QueryUsersArgs>>;
+};
+
+export type ScorePartResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ScorePart'] = ResolversParentTypes['ScorePart']> = {
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  value?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
 export type ServiceResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Service'] = ResolversParentTypes['Service']> = {
@@ -1039,6 +1088,14 @@ export type SongShareResolvers<ContextType = GraphQLContext, ParentType extends 
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
+export type SongSuggestionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['SongSuggestion'] = ResolversParentTypes['SongSuggestion']> = {
+  parts?: Resolver<Array<ResolversTypes['ScorePart']>, ParentType, ContextType>;
+  reasons?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  score?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  song?: Resolver<ResolversTypes['Song'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
 export type SongUsageResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['SongUsage'] = ResolversParentTypes['SongUsage']> = {
   asCloser?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   asOpener?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
@@ -1100,6 +1157,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   Mutation?: MutationResolvers<ContextType>;
   PageInfo?: PageInfoResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
+  ScorePart?: ScorePartResolvers<ContextType>;
   Service?: ServiceResolvers<ContextType>;
   ServiceConnection?: ServiceConnectionResolvers<ContextType>;
   ServiceEdge?: ServiceEdgeResolvers<ContextType>;
@@ -1111,6 +1169,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   SongPairing?: SongPairingResolvers<ContextType>;
   SongRotation?: SongRotationResolvers<ContextType>;
   SongShare?: SongShareResolvers<ContextType>;
+  SongSuggestion?: SongSuggestionResolvers<ContextType>;
   SongUsage?: SongUsageResolvers<ContextType>;
   SongUsageOfSong?: SongUsageOfSongResolvers<ContextType>;
   SungOften?: SungOftenResolvers<ContextType>;

@@ -4,6 +4,7 @@ import { MAX_PAGE } from '../domain/validation';
 import type { Resolvers } from '../generated/graphql';
 import { DEFAULT_PAIRINGS } from './resolvers/analytics';
 import { ROOT_OPERATIONS } from './operations';
+import { SUGGESTION_PARAMETERS } from '../domain/analytics/suggestions';
 import { DEFAULT_FIRST } from './resolvers/paging';
 
 /**
@@ -60,6 +61,10 @@ export const COST_TABLE: CostTable = {
     'Query.songsConnection': DEFAULT_FIRST,
     'Query.servicesConnection': DEFAULT_FIRST,
     'Query.songsSungWith': DEFAULT_PAIRINGS,
+    'Query.suggestSongs': SUGGESTION_PARAMETERS.limit.default,
+    // One per weighted part (src/domain/analytics/suggestions.ts), and a few reasons.
+    'SongSuggestion.parts': 4,
+    'SongSuggestion.reasons': 5,
     // One entry per ServiceType of the filter: at most the three types.
     'SongUsage.byServiceType': 3,
   },
@@ -70,6 +75,7 @@ export const COST_TABLE: CostTable = {
     // These answer the setlist after the write.
     'Mutation.addSongToService': SETLIST_MAX_SONGS,
     'Mutation.setServiceSongs': SETLIST_MAX_SONGS,
+    'Query.suggestSongs': SUGGESTION_PARAMETERS.limit.maximum,
   },
   assumedListSize: MAX_PAGE,
   maxListSize: MAX_PAGE,

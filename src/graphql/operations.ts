@@ -34,6 +34,12 @@ export interface RestBinding {
   record?: 'Song' | 'Service' | 'User';
   /** Also answers CSV (Accept: text/csv or format=csv), written by this writer (src/rest/csv.ts). */
   csv?: 'songUsage';
+  /**
+   * The same operation also at this path, for a record's own view of it: its path parameters are
+   * arguments the main path reads from the query string, and it takes none of the arguments in
+   * `without` (what the record stands for).
+   */
+  alsoAt?: { path: string; without: string[] };
 }
 
 /** A root field REST does not serve: cursor connections are for GraphQL front ends. */
@@ -178,6 +184,15 @@ export const QUERY_OPERATIONS: OperationTable<QueryResolvers, Operation> = {
     summary: 'Songs sung in more than a share of the most recent services (overuse at a glance)',
     rest: { method: 'GET', path: '/reports/sungOften' },
     // The setlists of at most 1,000 recent services, found through the date index.
+    weight: 5_000,
+  },
+
+  suggestSongs: {
+    access: 'public',
+    summary: 'Songs to sing at a service, best first, with their scores and the reasons in words',
+    rest: { method: 'GET', path: '/suggestions', alsoAt: { path: '/services/:serviceId/suggestions', without: ['date', 'serviceType'] } },
+    // Two runs of recent setlists, the week's setlists, the chosen songs' companions and the
+    // candidates' rhythms: about a sung-often report's work.
     weight: 5_000,
   },
 

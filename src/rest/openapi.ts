@@ -8,6 +8,7 @@ import { restError } from './errors';
 import { BOUND_PATTERN, SERVICE_DATE_TEXT_PATTERN } from '../domain/date-patterns';
 import { MAX_MS, MIN_MS } from '../domain/dates';
 import { SUNG_OFTEN_PARAMETERS } from '../domain/analytics/sung-often';
+import { SUGGESTION_PARAMETERS } from '../domain/analytics/suggestions';
 
 const range = (p: { minimum: number; maximum: number; default: number }) => `${p.minimum}–${p.maximum}, default ${p.default}`;
 import { INT_MAX, MAX_PAGE } from '../domain/validation';
@@ -66,8 +67,12 @@ function describeCsv(op: Operation): void {
 
 export const isPublic = (field: RootField): boolean => accessOf(field) === 'public';
 
-/** The operationId of a route: its GraphQL field's name, so both facades name an operation alike. */
-export const operationIdOf = (route: RestRoute): string => route.field.split('.')[1];
+/**
+ * The operationId of a route: its GraphQL field's name, so both facades name an operation alike;
+ * at a binding's `alsoAt` path, with the path's parameters (`suggestSongsByServiceId`).
+ */
+export const operationIdOf = (route: RestRoute): string =>
+  route.field.split('.')[1] + (route.aliasOf === undefined ? '' : `By${pathParams(route.path).map((p) => p[0].toUpperCase() + p.slice(1)).join('And')}`);
 
 /** The OpenAPI form of an Express route path (`/songs/:id` → `/songs/{id}`). */
 export const openApiPath = (path: string): string => path.replace(/:(\w+)/g, '{$1}');
@@ -78,10 +83,12 @@ const TAGS = [
   { name: 'setlists', description: 'Which songs were performed in a service, in order (PERFORMED_IN)' },
   { name: 'users', description: 'Accounts, roles and login' },
   { name: 'reports', description: 'Song-performance analytics: usage, rotation, new songs, songs sung often, timelines, artists' },
+  { name: 'suggestions', description: 'What to sing at a service: songs with their scores and the reasons in words' },
 ];
 
 function tagOf(route: RestRoute): string {
   if (/^\/services\/:serviceId\/songs/.test(route.path)) return 'setlists';
+  if (route.aliasOf !== undefined) return tagOf({ ...route, path: route.aliasOf, aliasOf: undefined });
   return route.path.split('/')[1];
 }
 
@@ -191,17 +198,36 @@ const PARAMETER_RANGES: Record<string, { minimum: number; maximum: number }> = {
   moreThanPercent: SUNG_OFTEN_PARAMETERS.moreThanPercent,
 };
 
+/** Where a field's parameter means something of its own: its text and schema, over the ones above. */
+const FIELD_PARAMETERS: Partial<Record<RootField, Record<string, { text: string; schema?: Record<string, unknown> }>>> = {
+  'Query.suggestSongs': {
+    serviceId: { text: 'The service to suggest songs for; or, for a service not yet created, `date` and `serviceType`' },
+    date: { text: 'The day of a service not yet created: `YYYY-MM-DD` in the service time zone, or an instant within it' },
+    serviceType: { text: 'The type of a service not yet created' },
+    chosen: {
+      text: `Ids of the songs already chosen, at most ${SUGGESTION_PARAMETERS.chosen.maximum}; for an existing service, its setlist when absent`,
+      schema: { maxItems: SUGGESTION_PARAMETERS.chosen.maximum, items: { type: 'integer', format: 'int32', minimum: 1, maximum: INT_MAX } },
+    },
+    limit: {
+      text: `At most this many suggestions: ${range(SUGGESTION_PARAMETERS.limit)}`,
+      schema: { minimum: SUGGESTION_PARAMETERS.limit.minimum, maximum: SUGGESTION_PARAMETERS.limit.maximum },
+    },
+  },
+};
+
 /** Parameters that are dates (paths of /services/byDate, the reports' window): parseBound reads them. */
 const DATE_PARAMETERS = new Set(['date', 'from', 'to']);
 
-function describeParameters(op: Operation): void {
+function describeParameters(op: Operation, field: RootField): void {
+  const own = FIELD_PARAMETERS[field] ?? {};
   for (const p of op.parameters ?? []) {
-    p.description ??= PARAMETER_TEXT[p.name];
+    p.description ??= own[p.name]?.text ?? PARAMETER_TEXT[p.name];
     if (DATE_PARAMETERS.has(p.name) && p.schema?.type === 'string') p.schema.pattern = BOUND_PATTERN;
     // Ids, in the path or the query (`/reports/timeline?songId=`): positive GraphQL Ints.
     if ((p.in === 'path' || p.name.endsWith('Id')) && p.schema?.type === 'integer') Object.assign(p.schema, { minimum: 1, maximum: INT_MAX });
     if (PARAMETER_RANGES[p.name]) Object.assign(p.schema ?? {}, PARAMETER_RANGES[p.name]);
     if (p.name === 'offset') Object.assign(p.schema ?? {}, { minimum: 0 });
+    if (own[p.name]?.schema) Object.assign(p.schema ?? {}, own[p.name].schema);
   }
   if (!op.parameters?.length) delete op.parameters;
 }
@@ -385,6 +411,7 @@ export async function openApiDocument(sofa: SofaRouter, graphql: GraphQLSchema):
   doc.components.responses = RESPONSES;
   doc.components.headers = HEADERS;
 
+  for (const route of ROUTES) if (route.aliasOf !== undefined) documentAlias(doc, route);
   for (const route of ROUTES) {
     // Paths are relative to the document's `servers: [{ url: BASE_PATH }]`, as SOFA writes them.
     const op = doc.paths[openApiPath(route.path)]?.[route.method.toLowerCase()];
@@ -394,7 +421,7 @@ export async function openApiDocument(sofa: SofaRouter, graphql: GraphQLSchema):
     else for (const p of op.parameters ?? []) if (p.in === 'query') describeQueryParameter(p, doc.components.schemas);
     if (route.operation.rule) describeRule(op, route.operation.rule);
     if (route.csv) describeCsv(op);
-    describeParameters(op);
+    describeParameters(op, route.field);
     op.operationId = operationIdOf(route);
     op.summary = route.operation.summary;
     if (!op.description) delete op.description;
@@ -407,6 +434,24 @@ export async function openApiDocument(sofa: SofaRouter, graphql: GraphQLSchema):
   dropEmptyRequired(doc);
   dropUnusedSchemas(doc);
   return doc;
+}
+
+/**
+ * A route at a binding's `alsoAt` path: SOFA documents the field at its main path only, so the
+ * operation is copied here, its path parameters moved from the query string into the path, and
+ * the arguments it does not take dropped.
+ */
+function documentAlias(doc: Document, route: RestRoute): void {
+  const method = route.method.toLowerCase();
+  const main = doc.paths[openApiPath(route.aliasOf!)]?.[method];
+  if (!main) return;
+  const op = structuredClone(main);
+  const inPath = pathParams(route.path);
+  op.parameters = (op.parameters ?? []).flatMap((p) => {
+    if (inPath.includes(p.name)) return [{ ...p, in: 'path', required: true }];
+    return route.without?.includes(p.name) ? [] : [p];
+  });
+  (doc.paths[openApiPath(route.path)] ??= {})[method] = op;
 }
 
 /**

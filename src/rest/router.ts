@@ -39,10 +39,10 @@ interface PreparedRoute extends RestRoute {
 }
 
 function prepare(sofa: Sofa, route: RestRoute): PreparedRoute {
-  const args = fieldOf(sofa.schema, route).args;
+  const all = fieldOf(sofa.schema, route).args;
   const document = sofaOperation(sofa, route);
   // The request's arguments, read by name (./input.ts), are the operation's variables as they are.
-  const names = new Set(args.map((a) => a.name));
+  const names = new Set(all.map((a) => a.name));
   for (const d of document.definitions) {
     for (const v of 'variableDefinitions' in d ? (d.variableDefinitions ?? []) : []) {
       if (!names.has(v.variable.name.value)) throw new Error(`SOFA's operation for ${route.field} has variable $${v.variable.name.value}, which is no argument of the field`);
@@ -52,7 +52,7 @@ function prepare(sofa: Sofa, route: RestRoute): PreparedRoute {
   if (!run) throw new Error(`graphql-jit could not compile SOFA's operation for ${route.field}`);
   return {
     ...route,
-    args,
+    args: all.filter((a) => !route.without?.includes(a.name)),
     inPath: new Set(pathParams(route.path)),
     hasBody: route.method === 'POST' || route.method === 'PUT',
     run,

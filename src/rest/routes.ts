@@ -7,11 +7,15 @@ import { GRAPHQL_ONLY, ROOT_OPERATIONS, type RestBinding, type RootOperation } f
  * the binding only says where the field lives on the REST wire. Path parameter names are the
  * field's argument names, which is how the operation's variables are filled in.
  */
-export interface RestRoute extends RestBinding {
+export interface RestRoute extends Omit<RestBinding, 'alsoAt'> {
   /** `Query.songs`, `Mutation.createSong`, ... */
   field: RootOperation['field'];
   /** The field's operation: access, rule, summary. */
   operation: RootOperation;
+  /** Set on a binding's `alsoAt` route: the field's main path, the one SOFA derives and documents. */
+  aliasOf?: string;
+  /** Arguments this route does not take (a binding's `alsoAt.without`). */
+  without?: readonly string[];
 }
 
 /** Path parameters as written in a route (`:id`). */
@@ -36,9 +40,12 @@ function bySpecificity(a: RestRoute, b: RestRoute): number {
   return as.length - bs.length;
 }
 
-export const ROUTES: readonly RestRoute[] = ROOT_OPERATIONS.flatMap((operation) =>
-  operation.rest === GRAPHQL_ONLY ? [] : [{ ...operation.rest, field: operation.field, operation }],
-).sort(bySpecificity);
+export const ROUTES: readonly RestRoute[] = ROOT_OPERATIONS.flatMap((operation): RestRoute[] => {
+  if (operation.rest === GRAPHQL_ONLY) return [];
+  const { alsoAt, ...binding } = operation.rest;
+  const main = { ...binding, field: operation.field, operation };
+  return alsoAt === undefined ? [main] : [main, { ...main, path: alsoAt.path, aliasOf: binding.path, without: alsoAt.without }];
+}).sort(bySpecificity);
 
 /**
  * Relation fields are GraphQL-only: REST records are exactly the flat shapes of docs/API.md.

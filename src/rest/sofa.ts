@@ -34,7 +34,7 @@ export function sofaOf(schema: GraphQLSchema): Sofa {
     basePath: BASE_PATH,
     schema: restSchema(schema),
     routes: Object.fromEntries(
-      ROUTES.map((r) => [r.field, { method: r.method, path: r.path, responseStatus: r.status === 201 ? 201 : 200 }]),
+      ROUTES.filter((r) => r.aliasOf === undefined).map((r) => [r.field, { method: r.method, path: r.path, responseStatus: r.status === 201 ? 201 : 200 }]),
     ),
     // Without this SOFA documents the scalar as an `object` and refers to a schema it never writes.
     customScalars: {
@@ -45,7 +45,7 @@ export function sofaOf(schema: GraphQLSchema): Sofa {
     },
     // SOFA selects only `{ id }` of a nested record type; a login answer carries the whole user,
     // and an analytics row the whole song.
-    ignore: ['AuthPayload.user', 'SongUsage.song', 'SongUsageOfSong.song', 'SongPairing.song', 'SongShare.song'],
+    ignore: ['AuthPayload.user', 'SongUsage.song', 'SongUsageOfSong.song', 'SongPairing.song', 'SongShare.song', 'SongSuggestion.song'],
     openAPI: {
       info: {
         title: 'Song and Service Records API',

@@ -25,6 +25,8 @@ import type { Snapshot, Store } from '../../src/store/types';
 import { generateHistory } from '../helpers/analytics-history';
 import { Reference } from '../helpers/analytics-reference';
 import { expectSlotFree } from '../../src/store/types';
+import { suggest } from '../../src/domain/analytics/suggest';
+import { targetOf, type ScorePartName } from '../../src/domain/analytics/suggestions';
 
 const ZONE = 'America/New_York';
 const local = (iso: string) => DateTime.fromISO(iso, { zone: ZONE }).toMillis();
@@ -254,6 +256,33 @@ export function analyticsContract(harness: AnalyticsHarness): void {
         }
       }
       expect(found).toBeGreaterThan(0);
+    });
+
+    it('suggestSongs: what the reference suggests, for services in, before and after the history, beside every kind of choice', async () => {
+      const services = (await store.listServices({}, {})).items;
+      const top = ref.songUsage({ window: windows()[0], sort: 'TIMES_SUNG', includeUnsung: true }).items.map((r) => r.song.id);
+      const unsung = top[top.length - 1];
+      const seen = new Set<ScorePartName>();
+      const targets = [
+        ...[10, Math.floor(services.length / 2), services.length - 3, services.length - 1].map((i) => targetOf(services[i].id, services[i].date, services[i].serviceType, ZONE)),
+        ...SERVICE_TYPES.map((t) => targetOf(null, services[services.length - 1].date + 5 * 86_400_000, t, ZONE)),
+        targetOf(null, local('2022-05-11T00:00'), 'WED', ZONE),
+        targetOf(null, services[0].date - 86_400_000, 'SUN_AM', ZONE),
+      ];
+      for (const target of targets) {
+        const setlist = target.serviceId === null ? [] : (await store.setlistsForServices([target.serviceId]))[0].items.map((s) => s.id);
+        for (const chosenIds of [[], setlist, [top[0]], [top[0], top[1], top[2]], [unsung, top[5]]]) {
+          for (const limit of [5, 50]) {
+            const chosen = (await store.songsByIds(chosenIds)).map((s) => s!);
+            const got = await suggest(store, target, chosen, limit);
+            expect(got).toEqual(ref.suggestions(target, chosenIds, limit));
+            for (const s of got) for (const p of s.parts) if (p.value > 0) seen.add(p.name);
+          }
+        }
+      }
+      // Every part mattered somewhere, or the comparison above proved less than it says.
+      expect([...seen].sort()).toEqual(['due', 'fit', 'new', 'serviceType']);
+      expect(await suggest(store, targets[targets.length - 1], [], 10)).toEqual([]);
     });
 
     it('artistUsage', async () => {
@@ -545,6 +574,14 @@ describe('analytics on random small histories (fast-check, SQLite vs the referen
               const often = { to, serviceTypes, lastServices, moreThanPercent };
               expect(await store.songsSungOften(often)).toEqual(ref.songsSungOften(often));
             }
+            // Suggestions for a day of the history (its 23:30 services near the week's and day's
+            // edges in this zone), as a new service and as its first service, beside a few songs.
+            const services = (await store.listServices({}, {})).items;
+            const chosen = songIds.slice(0, (a?.day ?? 0) % 3);
+            const records = (await store.songsByIds(chosen)).map((x) => x!);
+            const targets = [targetOf(null, at(a ?? { day: 4, time: '10:00' }), serviceTypes[0], storeZone)];
+            if (services.length) targets.push(targetOf(services[0].id, services[0].date, services[0].serviceType, storeZone));
+            for (const target of targets) expect(await suggest(store, target, records, 3)).toEqual(ref.suggestions(target, chosen, 3));
             const span = ref.serviceSpan(serviceTypes);
             expect(await store.serviceSpan(serviceTypes)).toEqual(span);
             if (span) {

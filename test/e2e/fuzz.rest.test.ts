@@ -402,6 +402,15 @@ const SHAPES: Record<string, Record<string, (v: unknown) => boolean>> = {
     share: (v) => typeof v === 'number' && v > 0 && v <= 1,
     lastSung: (v) => Number.isSafeInteger(v),
   },
+  // What to sing: a score from 0 to 1 made of its four named parts, and reasons in words.
+  SongSuggestion: {
+    song: (v) => hasShape(v, 'Song'),
+    score: (v) => typeof v === 'number' && v > 0 && v <= 1,
+    parts: (v) =>
+      Array.isArray(v) && v.map((p) => (p as { name: unknown }).name).join() === 'fit,due,serviceType,new' && v.every((p) => hasShape(p, 'ScorePart')),
+    reasons: (v) => Array.isArray(v) && v.every(isString),
+  },
+  ScorePart: { name: isString, value: (v) => typeof v === 'number' && v >= 0 && v <= 1 },
 };
 
 function hasShape(value: unknown, type: string): boolean {

@@ -18,6 +18,17 @@ import type {
 import { licensingBySong, licensingOf } from '../../src/store/snapshot';
 import type { ServiceRecord, Snapshot, SongRecord } from '../../src/store/types';
 import type { SongLicensing } from '../../src/domain/licensing';
+import { SERVICE_TYPES } from '../../src/domain/analytics/window';
+import {
+  bySuggestionOrder,
+  PARTNERS_PER_CHOSEN,
+  POOL_SERVICES,
+  rhythmRangeOf,
+  scoreCandidate,
+  TOO_OFTEN,
+  type Scored,
+  type SuggestionTarget,
+} from '../../src/domain/analytics/suggestions';
 
 interface Performance {
   song: SongRecord;
@@ -194,5 +205,54 @@ export class Reference {
     rows.sort((a, b) => b.timesSung - a.timesSung || (a.artist < b.artist ? -1 : a.artist > b.artist ? 1 : 0));
     const offset = page.offset ?? 0;
     return { items: rows.slice(offset, page.limit === undefined ? undefined : offset + page.limit), total: rows.length };
+  }
+
+  /**
+   * suggestSongs recounted from the links: the candidates (the songs of the last POOL_SERVICES
+   * services before the day, and each chosen song's companions), what leaves them out (chosen,
+   * sung too often in the type's last services, in another service of the week) and each one's
+   * facts, each counted plainly; the score itself is the shared rule (unit-tested by hand).
+   */
+  suggestions(target: SuggestionTarget, chosenIds: readonly number[], limit: number): (Scored & { song: SongRecord })[] {
+    const allTime = { from: null, to: null, serviceTypes: [...SERVICE_TYPES] };
+    const last = (n: number, types: readonly ServiceType[]) =>
+      new Set(
+        this.services
+          .filter((v) => v.date < target.dayStart && types.includes(v.serviceType))
+          .sort((a, b) => b.date - a.date || b.id - a.id)
+          .slice(0, n)
+          .map((v) => v.id),
+      );
+    const recent = last(POOL_SERVICES, SERVICE_TYPES);
+    const companions = chosenIds.map((id) => new Map(this.songsSungWith(id, allTime, PARTNERS_PER_CHOSEN).map((p) => [p.song.id, p.together])));
+    const candidates = new Set<number>([
+      ...this.performances.filter((p) => recent.has(p.service.id)).map((p) => p.song.id),
+      ...companions.flatMap((m) => [...m.keys()]),
+    ]);
+    const run = last(TOO_OFTEN.lastServices, [target.serviceType]);
+    const inRun = new Map<number, number>();
+    for (const p of this.performances) if (run.has(p.service.id)) inRun.set(p.song.id, (inRun.get(p.song.id) ?? 0) + 1);
+    for (const [id, n] of inRun) if (n * 100 > TOO_OFTEN.moreThanPercent * run.size) candidates.delete(id);
+    for (const p of this.performances) {
+      const d = p.service.date;
+      if (d >= target.week.min && d <= target.week.max && p.service.id !== target.serviceId) candidates.delete(p.song.id);
+    }
+    for (const id of chosenIds) candidates.delete(id);
+
+    const timesOf = (id: number, types: readonly ServiceType[]) => this.performances.filter((p) => p.song.id === id && types.includes(p.service.serviceType)).length;
+    const chosen = chosenIds.map((id) => ({ id, name: this.songs.find((s) => s.id === id)!.name, timesSung: timesOf(id, SERVICE_TYPES) }));
+    return [...candidates]
+      .map((id) => ({
+        song: this.songs.find((s) => s.id === id)!,
+        ...scoreCandidate(target, chosen, {
+          together: companions.map((m) => m.get(id) ?? 0),
+          timesSung: timesOf(id, SERVICE_TYPES),
+          timesOfType: timesOf(id, [target.serviceType]),
+          rhythm: this.rhythm(id, rhythmRangeOf(target)),
+        }),
+      }))
+      .filter((s) => s.score > 0)
+      .sort(bySuggestionOrder)
+      .slice(0, limit);
   }
 }

@@ -41,10 +41,12 @@ test('the table holds exactly the root fields of the schema', () => {
 
 test('the views say what the table says', () => {
   for (const op of ROOT_OPERATIONS) {
-    const route = ROUTES.find((r) => r.field === op.field);
+    const route = ROUTES.find((r) => r.field === op.field && r.aliasOf === undefined);
     expect([op.field, route?.method, route?.path]).toEqual(
       op.rest === GRAPHQL_ONLY ? [op.field, undefined, undefined] : [op.field, op.rest.method, op.rest.path],
     );
+    const also = ROUTES.filter((r) => r.field === op.field && r.aliasOf !== undefined).map((r) => [r.method, r.path, r.aliasOf, r.without]);
+    expect([op.field, also]).toEqual([op.field, op.rest !== GRAPHQL_ONLY && op.rest.alsoAt ? [[op.rest.method, op.rest.alsoAt.path, op.rest.path, op.rest.alsoAt.without]] : []]);
     expect([op.field, GRAPHQL_ONLY_FIELDS.includes(op.field)]).toEqual([op.field, op.rest === GRAPHQL_ONLY]);
     expect([op.field, COST_TABLE.weights[op.field]]).toEqual([op.field, op.weight]);
   }

@@ -21,7 +21,8 @@ const router = createSofaRouter({
   }) as never,
 });
 
-test.each(ROUTES.map((r) => [`${r.method} ${r.path}`, r] as const))('%s runs the operation SOFA derives', async (_name, route) => {
+// A binding's `alsoAt` route runs its main route's operation (the same field): SOFA knows the main one.
+test.each(ROUTES.filter((r) => r.aliasOf === undefined).map((r) => [`${r.method} ${r.path}`, r] as const))('%s runs the operation SOFA derives', async (_name, route) => {
   executed.length = 0;
   const url = `http://sofa.internal${BASE_PATH}${route.path.replace(/:\w+/g, '1')}`;
   const hasBody = route.method === 'POST' || route.method === 'PUT';

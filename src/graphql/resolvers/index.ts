@@ -3,6 +3,7 @@ import { Timestamp } from '../scalars';
 import { analyticsResolvers } from './analytics';
 import { serviceResolvers } from './services';
 import { songResolvers } from './songs';
+import { suggestionResolvers } from './suggestions';
 import { userResolvers } from './users';
 
-export const resolvers: Resolvers[] = [{ Timestamp }, songResolvers, serviceResolvers, userResolvers, analyticsResolvers];
+export const resolvers: Resolvers[] = [{ Timestamp }, songResolvers, serviceResolvers, userResolvers, analyticsResolvers, suggestionResolvers];
