@@ -18,6 +18,7 @@ import { securityHeaders } from './http/security-headers';
 import { RequestRateLimiter } from './http/rate-limit';
 import { rateLimitPlugin } from './graphql/rate-limit';
 import { insightsRouter } from './insights';
+import { planRouter } from './plan';
 import { Lifecycle } from './lifecycle';
 import { createObservability } from './observability';
 import { sendError } from './rest/errors';
@@ -104,11 +105,20 @@ export async function createApp(config: Config, rawStore: Store, log: Logger): P
   // answered in REST's error shape.
   const limit: RequestHandler = rateLimiter ? rateLimiter.middleware((_req, res, error) => sendError(res, error)) : (_req, _res, next) => next();
   mountExplorers(app, limit);
-  // Entered only by its own paths (routing is case-insensitive): mounted bare at the root, every
-  // request walked its five layers first. Not mounted at '/insights', which would hide the
-  // difference between /insights and /insights/ that the router answers.
+  // The pages, each entered only by its own paths (routing is case-insensitive): mounted bare at the
+  // root, every request walked their layers first. Not mounted at '/insights' or '/plan', which
+  // would hide the difference between /insights and /insights/ that each router answers.
   const insights = insightsRouter(config.serviceTimeZone);
-  app.use((req, res, next) => (/^\/insights(?:\/|$)/i.test(req.path) ? limit(req, res, (err?: unknown) => (err ? next(err) : insights(req, res, next))) : next()));
+  const plan = planRouter(config.serviceTimeZone);
+  const pages: [RegExp, RequestHandler][] = [
+    [/^\/insights(?:\/|$)/i, insights],
+    [/^\/plan(?:\/|$)/i, plan],
+  ];
+  app.use((req, res, next) => {
+    const page = pages.find(([route]) => route.test(req.path))?.[1];
+    if (!page) return next();
+    limit(req, res, (err?: unknown) => (err ? next(err) : page(req, res, next)));
+  });
   app.use(BASE_PATH, createRestRouter(schemas.unguarded, deps, config.corsOrigins, config.maxResponseBytes, rateLimiter));
   app.use(limit);
   app.use(rejectUndecodablePaths(sendError));

@@ -33,7 +33,7 @@ async function main() {
   }
   // Loaded only once the configuration is known to be good, so a bad setting fails at once.
   const { startServer } = require('./server') as typeof import('./server');
-  const { INSIGHTS_PATH } = require('./explorers') as typeof import('./explorers');
+  const { INSIGHTS_PATH, PLAN_PATH } = require('./explorers') as typeof import('./explorers');
   const server = await startServer(config, log);
   log.info(
     {
@@ -41,6 +41,7 @@ async function main() {
       rest: `${server.url}/api/v1`,
       graphql: `${server.url}/graphql`,
       insights: `${server.url}${INSIGHTS_PATH}`,
+      plan: `${server.url}${PLAN_PATH}`,
       timeZone: config.serviceTimeZone,
     },
     `listening on ${server.url}`,

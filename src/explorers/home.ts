@@ -5,6 +5,7 @@
 
 export interface HomeLinks {
   insights: string;
+  plan: string;
   graphiql: string;
   docs: string;
   openapi: string;
@@ -32,6 +33,7 @@ export function homePage(name: string, description: string, links: HomeLinks): s
 <p>${escapeHtml(description)}.</p>
 <ul>
 <li>${a(links.insights, 'Insights')}: what the team has been singing, drawn from the records.</li>
+<li>${a(links.plan, 'Plan a service')}: build next Sunday's setlist beside suggestions from the history.</li>
 <li>${a(links.graphiql, 'GraphiQL')}: write and run GraphQL queries against <code>${escapeHtml(links.graphql)}</code>.</li>
 <li>${a(links.docs, 'Swagger UI')}: every operation of the REST API v1, with "Try it out".</li>
 <li>${a(links.openapi, 'OpenAPI document')} of the REST API, for client generators.</li>

@@ -7,6 +7,7 @@ import { GRAPHIQL_CSS, GRAPHIQL_INIT, GRAPHIQL_PAGE, SWAGGER_UI_INIT, SWAGGER_UI
 export const DOCS_PATH = '/api/v1/docs';
 export const GRAPHIQL_PATH = '/graphiql';
 export const INSIGHTS_PATH = '/insights';
+export const PLAN_PATH = '/plan';
 
 /** Where everything is; answered at `/` and `/api/v1`. */
 export const INDEX = {
@@ -19,6 +20,7 @@ export const INDEX = {
     graphql: '/graphql',
     graphiql: GRAPHIQL_PATH,
     insights: INSIGHTS_PATH,
+    plan: PLAN_PATH,
     health: '/healthz',
     ready: '/readyz',
   },

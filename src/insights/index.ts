@@ -2,7 +2,8 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import express, { type Response } from 'express';
+import express from 'express';
+import { escapeHtml, strictCsp } from '../http/pages';
 import { nameRoute } from '../observability/logging';
 
 /** The page's own files: a top-level folder, so src/ (tsx) and dist/ (tsc) both find it. */
@@ -36,30 +37,6 @@ function precompressEcharts(): void {
   zlib.gzip(ECHARTS_BUNDLE, { level: 9 }, (err, out) => {
     if (!err) echartsCompressed.gzip = out;
   });
-}
-
-/**
- * Everything from this origin only. No inline script or style: the page's code is in files, and
- * ECharts sets styles through the CSSOM (allowed) and draws tooltips as canvas rich text.
- */
-export const INSIGHTS_CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self'",
-  "font-src 'self'",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
-
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-
-function strictCsp(res: Response) {
-  // helmet leaves CSP off app-wide (the Sandbox needs a CDN); this page gets its own.
-  res.setHeader('Content-Security-Policy', INSIGHTS_CSP);
 }
 
 /**

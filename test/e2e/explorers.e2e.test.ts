@@ -21,6 +21,7 @@ test.each(['/', '/api/v1', '/api/v1/'])('%s answers a JSON index of every entry 
     graphql: '/graphql',
     graphiql: '/graphiql',
     insights: '/insights',
+    plan: '/plan',
     health: '/healthz',
     ready: '/readyz',
   });
@@ -41,6 +42,7 @@ describe('GET / by content negotiation', () => {
       graphql: '/graphql',
       graphiql: '/graphiql',
       insights: '/insights',
+      plan: '/plan',
       health: '/healthz',
       ready: '/readyz',
     },
@@ -58,7 +60,7 @@ describe('GET / by content negotiation', () => {
     expect(res.body).toEqual(INDEX);
   });
 
-  test('a browser gets an HTML page linking Insights, GraphiQL, Swagger UI and the OpenAPI document', async () => {
+  test('a browser gets an HTML page linking Insights, the planning page, GraphiQL, Swagger UI and the OpenAPI document', async () => {
     const res = await s.raw('GET', '/', { headers: { accept: BROWSER_ACCEPT } });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
@@ -67,6 +69,7 @@ describe('GET / by content negotiation', () => {
     const hrefs = [...res.text.matchAll(/<a href="([^"]+)">([^<]+)<\/a>/g)].map(([, href, text]) => [text, href]);
     expect(hrefs).toEqual([
       ['Insights', '/insights'],
+      ['Plan a service', '/plan'],
       ['GraphiQL', '/graphiql'],
       ['Swagger UI', '/api/v1/docs'],
       ['OpenAPI document', '/api/v1/openapi.json'],
