@@ -20,7 +20,8 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { createStore, type StoreLogger } from '../store';
 import type { Snapshot, SnapshotCounts, Store } from '../store/types';
-import { checkSnapshot, licensingBySong, licensingOf, snapshotParts } from '../store/snapshot';
+import { checkSnapshot, licensingBySong, licensingOf } from '../store/snapshot';
+import { importInParts } from '../store/import-parts';
 import { writePrivateFile } from '../private-file';
 
 type Kind = 'sqlite' | 'neo4j' | 'json';
@@ -190,8 +191,11 @@ export async function migrate(
       // In parts, one transaction each: a Neo4j transaction lives in the server's heap, and the
       // maintained aggregates (song pairs above all) make a large history's one transaction too
       // big for a small heap. A part that fails leaves the parts before it written; running the
-      // migration again completes it (every record is upserted by id).
-      for (const part of snapshotParts(snapshot, importPartRecords(env))) await target.importSnapshot(part);
+      // migration again completes it (every record is upserted by id). The store replans as it
+      // grows (importInParts says why).
+      await importInParts(target, snapshot, importPartRecords(env), {
+        replanFailed: (err) => log.warn(`warning: the target could not plan its statements again during the import (${err.message}); it goes on with the plans it has`),
+      });
       written = counts(snapshot);
     } else {
       written = await target.importSnapshot(snapshot);
