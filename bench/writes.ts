@@ -231,9 +231,17 @@ export function picksOf(h: History, snapshot: Snapshot, wanted: number): Picks {
 }
 
 /** New services' dates: spread over the history's last year, a week apart, 10:00 UTC. */
+/**
+ * Dates for new services in the year after the history, a week apart, never one twice in a run:
+ * every dater draws from one sequence (after 52 weeks, a minute later), since a store holds one
+ * service per date and type and the warm-ups, single writes and writers all make new services.
+ */
+let servicesDated = 0;
 function dater(p: Picks) {
-  let i = 0;
-  return () => p.yearFromMs + (((i++ * 7 + 3) % 364) * DAY_MS) + 10 * 3_600_000;
+  return () => {
+    const i = servicesDated++;
+    return p.yearFromMs + ((i * 7 + 3) % 364) * DAY_MS + 10 * 3_600_000 + Math.floor(i / 52) * 60_000;
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
