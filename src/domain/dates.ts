@@ -81,7 +81,7 @@ export function parseTimestamp(value: unknown): number {
 }
 
 /** A query bound: an instant, or a whole calendar day in the service time zone. */
-type Bound = { kind: 'instant'; at: number } | { kind: 'day'; start: number; end: number };
+export type Bound = { kind: 'instant'; at: number } | { kind: 'day'; start: number; end: number };
 
 /**
  * A date of a path or query parameter, read exactly as BOUND_PATTERN (./date-patterns.ts) states it:

@@ -282,7 +282,7 @@ export type Query = {
   /** Songs sung in the same services as `songId`: by together, then jaccard (both descending), then id. `limit` 1-1000, default 20. */
   songsSungWith: Array<SongPairing>;
   /**
-   * What to sing at a service (docs/analytics.md, Suggestions): the best `limit` songs (1-50,
+   * What to sing at a service (docs/analytics.md, Suggestions): the best `limit` songs (1-1000,
    * default 10) to add beside `chosen` (song ids, at most 50; for an existing service, its setlist
    * when absent), best first, ties by song id. The service is `serviceId`, or one not yet created:
    * `date` (YYYY-MM-DD or an instant, in SERVICE_TIME_ZONE) and `serviceType`. NOT_FOUND when no

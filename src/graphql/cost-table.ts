@@ -75,7 +75,6 @@ export const COST_TABLE: CostTable = {
     // These answer the setlist after the write.
     'Mutation.addSongToService': SETLIST_MAX_SONGS,
     'Mutation.setServiceSongs': SETLIST_MAX_SONGS,
-    'Query.suggestSongs': SUGGESTION_PARAMETERS.limit.maximum,
   },
   assumedListSize: MAX_PAGE,
   maxListSize: MAX_PAGE,

@@ -95,8 +95,8 @@ test('bad arguments: a 404 for no such service, a 400 naming the argument otherw
     [`/suggestions?date=${NEXT_SUNDAY}`, 400, 'serviceType: is required without serviceId'],
     ['/suggestions?serviceType=SUN_AM', 400, 'date: is required without serviceId'],
     [`/suggestions?date=2026-13-01&serviceType=SUN_AM`, 400, 'date: '],
-    [`/suggestions?date=${NEXT_SUNDAY}&serviceType=SUN_AM&limit=51`, 400, 'limit: must be between 1 and 50'],
-    [`/suggestions?date=${NEXT_SUNDAY}&serviceType=SUN_AM&limit=0`, 400, 'limit: must be between 1 and 50'],
+    [`/suggestions?date=${NEXT_SUNDAY}&serviceType=SUN_AM&limit=1001`, 400, 'limit: must be between 1 and 1000'],
+    [`/suggestions?date=${NEXT_SUNDAY}&serviceType=SUN_AM&limit=0`, 400, 'limit: must be between 1 and 1000'],
     [`/suggestions?date=${NEXT_SUNDAY}&serviceType=SUN_AM&chosen=1&chosen=99999`, 400, 'chosen: no song has the id 99999'],
     [`/suggestions?date=${NEXT_SUNDAY}&serviceType=SUN_AM&${Array.from({ length: 51 }, (_, i) => `chosen=${i + 1}`).join('&')}`, 400, 'chosen: at most 50 songs'],
   ];
@@ -105,6 +105,10 @@ test('bad arguments: a 404 for no such service, a 400 naming the argument otherw
     expect([path, res.status]).toEqual([path, status]);
     expect(res.body.error.message.startsWith(message)).toBe(true);
   }
+  // Every list's limit goes to 1000: all the candidates there are.
+  const all = await s.api('GET', `/suggestions?date=${NEXT_SUNDAY}&serviceType=SUN_AM&limit=1000`);
+  expect(all.status).toBe(200);
+  expect(all.body.length).toBeGreaterThan(10);
   const typed = await s.api('GET', '/suggestions?date=2026-11-29&serviceType=SUNDAY');
   expect(typed.status).toBe(400);
   expect(typed.body.error.details[0].field).toBe('serviceType');

@@ -21,12 +21,14 @@ import { DateTime } from 'luxon';
 import type { ServiceType } from '../../generated/graphql';
 import { ROTATION_DEFAULTS, rhythmWindow, rotationOf, type SongRhythmData, type SongRotation } from './rotation';
 import { SUNG_OFTEN_PARAMETERS } from './sung-often';
+import { MAX_PAGE } from '../validation';
 
 export const SUGGESTION_WEIGHTS = { fit: 0.4, due: 0.3, serviceType: 0.15, new: 0.15 } as const;
 export type ScorePartName = keyof typeof SUGGESTION_WEIGHTS;
 
 export const SUGGESTION_PARAMETERS = {
-  limit: { minimum: 1, maximum: 50, default: 10 },
+  /** The range every list's `limit` has (docs/API.md); the default, a screenful. */
+  limit: { minimum: 1, maximum: MAX_PAGE, default: 10 },
   /** At most this many chosen songs: a setlist is rarely a tenth of it. */
   chosen: { maximum: 50 },
 } as const;

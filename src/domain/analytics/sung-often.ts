@@ -8,10 +8,3 @@ export const SUNG_OFTEN_PARAMETERS = {
   /** 100 would ask for more than every service: nothing could ever qualify. */
   moreThanPercent: { minimum: 0, maximum: 99, default: 50 },
 } as const;
-
-/** `value` (or the default when absent) if within its range; otherwise the range, for the 400. */
-export function sungOftenParameter(name: keyof typeof SUNG_OFTEN_PARAMETERS, value: number | null | undefined): number | string {
-  const p = SUNG_OFTEN_PARAMETERS[name];
-  const v = value ?? p.default;
-  return v < p.minimum || v > p.maximum ? `must be between ${p.minimum} and ${p.maximum}` : v;
-}

@@ -1,4 +1,4 @@
-import { beforeRange, DateFormatError, parseBound } from '../dates';
+import { beforeRange, DateFormatError, parseBound, type Bound } from '../dates';
 import { AppError } from '../../errors';
 import type { ServiceType } from '../../generated/graphql';
 
@@ -18,16 +18,28 @@ export const allTime = (w: Window) => w.from === null && w.to === null;
 /** A 400 whose message starts with the parameter's name, like the other bad query values. */
 export const badParameter = (field: string, message: string) => new AppError('BAD_REQUEST', `${field}: ${message}`);
 
-function bound(field: string, text: string | null | undefined, zone: string, edge: 'first' | 'last'): number | null {
-  if (text == null) return null;
+/** A whole-number parameter with a documented range and default: its value, or a 400 naming it. */
+export function rangedParameter(field: string, range: { minimum: number; maximum: number; default: number }, value: number | null | undefined): number {
+  const v = value ?? range.default;
+  if (v < range.minimum || v > range.maximum) throw badParameter(field, `must be between ${range.minimum} and ${range.maximum}`);
+  return v;
+}
+
+/** A date parameter as parseBound reads it (an instant or a day in `zone`), or a 400 naming it. */
+export function boundParameter(field: string, text: string, zone: string): Bound {
   try {
-    const b = parseBound(text, zone);
-    if (b.kind === 'instant') return b.at;
-    return edge === 'first' ? b.start : b.end;
+    return parseBound(text, zone);
   } catch (err) {
     if (err instanceof DateFormatError) throw badParameter(field, err.message);
     throw err;
   }
+}
+
+function bound(field: string, text: string | null | undefined, zone: string, edge: 'first' | 'last'): number | null {
+  if (text == null) return null;
+  const b = boundParameter(field, text, zone);
+  if (b.kind === 'instant') return b.at;
+  return edge === 'first' ? b.start : b.end;
 }
 
 export function serviceTypesOf(types: readonly ServiceType[] | null | undefined): ServiceType[] {
@@ -51,10 +63,5 @@ export function parseWindow(
 
 /** Rotation's cut-off: strictly before the instant, or before the start of the day. */
 export function parseBefore(field: string, text: string, zone: string): number {
-  try {
-    return beforeRange(parseBound(text, zone)).max;
-  } catch (err) {
-    if (err instanceof DateFormatError) throw badParameter(field, err.message);
-    throw err;
-  }
+  return beforeRange(boundParameter(field, text, zone)).max;
 }

@@ -1,8 +1,7 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import { bucketsBetween, isPartial } from '../../domain/analytics/buckets';
-import { DateFormatError, parseBound } from '../../domain/dates';
-import { sungOftenParameter } from '../../domain/analytics/sung-often';
-import { badParameter, parseBefore, parseWindow, serviceTypesOf } from '../../domain/analytics/window';
+import { SUNG_OFTEN_PARAMETERS } from '../../domain/analytics/sung-often';
+import { badParameter, boundParameter, parseBefore, parseWindow, rangedParameter, serviceTypesOf } from '../../domain/analytics/window';
 import { checkPage, MAX_PAGE } from '../../domain/validation';
 import type { Resolvers, ServiceType } from '../../generated/graphql';
 import type { AnalyticsWindow, Ranked, SongUsageRecord } from '../../store/analytics-types';
@@ -41,13 +40,8 @@ async function rotation(ctx: GraphQLContext, songId: number, args: RotationArgs)
 
 /** An instant as it is; a day to its end, so that its own services count as sung. */
 function parseAsOf(text: string, zone: string): number {
-  try {
-    const bound = parseBound(text, zone);
-    return bound.kind === 'day' ? bound.end : bound.at;
-  } catch (err) {
-    if (err instanceof DateFormatError) throw badParameter('asOf', err.message);
-    throw err;
-  }
+  const bound = boundParameter('asOf', text, zone);
+  return bound.kind === 'day' ? bound.end : bound.at;
 }
 
 /** The page of a ranked list, noting the full count for REST's X-Total-Count. */
@@ -124,10 +118,8 @@ export const analyticsResolvers: Resolvers = {
     },
     songsSungOften: async (_, args, ctx) => {
       const { to, serviceTypes } = parseWindow({ to: args.to, serviceTypes: args.serviceTypes }, ctx.serviceTimeZone);
-      const lastServices = sungOftenParameter('lastServices', args.lastServices);
-      if (typeof lastServices === 'string') throw badParameter('lastServices', lastServices);
-      const moreThanPercent = sungOftenParameter('moreThanPercent', args.moreThanPercent);
-      if (typeof moreThanPercent === 'string') throw badParameter('moreThanPercent', moreThanPercent);
+      const lastServices = rangedParameter('lastServices', SUNG_OFTEN_PARAMETERS.lastServices, args.lastServices);
+      const moreThanPercent = rangedParameter('moreThanPercent', SUNG_OFTEN_PARAMETERS.moreThanPercent, args.moreThanPercent);
       return ctx.store.songsSungOften({ to, serviceTypes, lastServices, moreThanPercent });
     },
     artistUsage: async (_, args, ctx, info) => {

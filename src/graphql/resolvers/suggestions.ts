@@ -1,7 +1,6 @@
-import { DateFormatError, parseBound } from '../../domain/dates';
 import { suggest } from '../../domain/analytics/suggest';
 import { SUGGESTION_PARAMETERS, targetOf } from '../../domain/analytics/suggestions';
-import { badParameter } from '../../domain/analytics/window';
+import { badParameter, boundParameter, rangedParameter } from '../../domain/analytics/window';
 import { assertId } from '../../domain/validation';
 import { notFound } from '../../errors';
 import type { QuerySuggestSongsArgs, Resolvers } from '../../generated/graphql';
@@ -20,24 +19,17 @@ async function targetOfArgs(ctx: GraphQLContext, args: QuerySuggestSongsArgs) {
   }
   if (args.date == null) throw badParameter('date', 'is required without serviceId');
   if (args.serviceType == null) throw badParameter('serviceType', 'is required without serviceId');
-  let at: number;
-  try {
-    const bound = parseBound(args.date, zone);
-    at = bound.kind === 'day' ? bound.start : bound.at;
-  } catch (err) {
-    if (err instanceof DateFormatError) throw badParameter('date', err.message);
-    throw err;
-  }
+  const bound = boundParameter('date', args.date, zone);
+  const at = bound.kind === 'day' ? bound.start : bound.at;
   return { target: targetOf(null, at, args.serviceType, zone), setlist: async () => [] };
 }
 
 export const suggestionResolvers: Resolvers = {
   Query: {
     suggestSongs: async (_, args, ctx) => {
-      const { limit: l, chosen: c } = SUGGESTION_PARAMETERS;
-      const limit = args.limit ?? l.default;
-      if (limit < l.minimum || limit > l.maximum) throw badParameter('limit', `must be between ${l.minimum} and ${l.maximum}`);
-      if (args.chosen && args.chosen.length > c.maximum) throw badParameter('chosen', `at most ${c.maximum} songs`);
+      const limit = rangedParameter('limit', SUGGESTION_PARAMETERS.limit, args.limit);
+      const most = SUGGESTION_PARAMETERS.chosen.maximum;
+      if (args.chosen && args.chosen.length > most) throw badParameter('chosen', `at most ${most} songs`);
       const { target, setlist } = await targetOfArgs(ctx, args);
       let chosen;
       if (args.chosen) {
