@@ -11,11 +11,17 @@ everything it can state and nothing is left out silently:
   in a path or a query, is put the right way round.
 - A timeline spans at most 10,000 buckets (MAX_BUCKETS in src/domain/analytics/buckets.ts): a
   timeline's window is cut to one day, the bucket left as drawn; with no window, YEAR buckets.
-- A song search (`q`) answers by relevance and refuses `sort` (a 400): `sort` is dropped beside `q`.
+- A song search (`q`) answers by relevance and refuses `sort` (a 400): `sort` is dropped beside `q`,
+  unless the query was drawn to break the document (then the 400 is what is tested, and dropping
+  a broken `sort` would leave Schemathesis expecting a refusal of a request made valid).
 - Setlists name songs that exist (a missing one is a 404, which Schemathesis would read as the
   service just created being gone): positive song ids drawn for a setlist are mapped onto the
   songs the store held when the run began (SONG_IDS), and those songs are not deleted (the run's
   own songs are). Negative ids and wrong types are left alone.
+- Suggestions are asked for an existing service (`serviceId`) or for a date and a type, not both
+  and not half (400s the document cannot state: OpenAPI 3.0 relates no query parameters to each
+  other): on GET /suggestions, beside `serviceId`, `date` and `serviceType` are dropped; without
+  it, a missing `date` is a fixed Sunday (2026-12-06) and a missing `serviceType` SUN_AM.
 - A merge (POST /songs/{keepId}/merge) deletes the songs it folds in: those songs are never the
   seeded ones (the setlists above point at them), and a merge does not list the song kept in
   `mergeIds` (a 400 the document cannot state, as it relates a path parameter to the body): it is
@@ -105,6 +111,14 @@ def _existing_song(song_id):
     return song_id
 
 
+def _negative_query(case) -> bool:
+    """Whether the case's query was drawn to break the document (the server's 400 is the point)."""
+    # `_meta`, not `meta`: reading `meta` revalidates the case, which is settled only once sent.
+    meta = getattr(case, "_meta", None)
+    components = getattr(meta, "components", None) or {}
+    return any(str(getattr(k, "value", k)) == "query" and c.mode.is_negative for k, c in components.items())
+
+
 @schemathesis.hook
 def filter_case(ctx, case):
     return not _touches_own_user(case) and not _deletes_seeded_song(case) and not _merges_seeded_song(case)
@@ -123,9 +137,19 @@ def map_case(ctx, case):
             case.query["from"] = case.query["to"] = given
         elif given is None and case.query.get("bucket") in ("WEEK", "MONTH", "QUARTER", "YEAR"):
             case.query["bucket"] = "YEAR"
-    if case.operation.path == "/songs" and isinstance(case.query, dict) and "q" in case.query:
+    if case.operation.path == "/songs" and isinstance(case.query, dict) and "q" in case.query and not _negative_query(case):
         # Search results come by relevance: `sort` beside `q` is a 400 (docs/API.md).
         case.query.pop("sort", None)
+    if case.operation.path == "/suggestions":
+        if case.query is None:
+            case.query = {}
+        if isinstance(case.query, dict):
+            if "serviceId" in case.query:
+                case.query.pop("date", None)
+                case.query.pop("serviceType", None)
+            else:
+                case.query.setdefault("date", "2026-12-06")
+                case.query.setdefault("serviceType", "SUN_AM")
     if case.operation.path == "/songs/{keepId}/merge" and isinstance(case.body, dict):
         ids = case.body.get("mergeIds")
         keep = (case.path_parameters or {}).get("keepId")

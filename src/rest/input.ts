@@ -116,8 +116,9 @@ function scalarFromQuery(name: string, type: GraphQLInputType, raw: string, prob
 /**
  * A query parameter read strictly by its argument's GraphQL type: Int (whole numbers), String,
  * Boolean (`true`/`false`), enum (its value names, or `field`/`-field` for sort enums), and a list
- * of those as a repeated parameter (repeats of one value count once). Anything else, or a
- * non-list parameter given twice, is refused.
+ * of those as a repeated parameter, every repeat passed on (as GraphQL would have it: a bound on
+ * the list's length counts what was sent, as the OpenAPI document's maxItems does). Anything else,
+ * or a non-list parameter given twice, is refused.
  */
 function queryValue(arg: GraphQLArgument, raw: unknown, problems: FieldProblem[]): unknown {
   const name = queryName(arg.name);
@@ -128,7 +129,7 @@ function queryValue(arg: GraphQLArgument, raw: unknown, problems: FieldProblem[]
       problems.push({ field: name, message: 'must be plain values' });
       return undefined;
     }
-    const values = [...new Set(raws)].map((r) => scalarFromQuery(name, type.ofType as GraphQLInputType, r, problems));
+    const values = raws.map((r) => scalarFromQuery(name, type.ofType as GraphQLInputType, r, problems));
     return values.includes(undefined) ? undefined : values;
   }
   if (typeof raw !== 'string') {

@@ -88,7 +88,7 @@ test('for an existing service: its setlist is the choice unless one is given; bo
   expect(empty.body.map((x: { song: { id: number } }) => x.song.id)).not.toContain(setlist[0]);
 });
 
-test('bad arguments: a 404 for no such service, a 400 naming the argument otherwise, on both facades', async () => {
+test('bad arguments: a 404 for no such service or chosen song, a 400 naming the argument otherwise, on both facades', async () => {
   const cases: [string, number, string][] = [
     ['/services/99999/suggestions', 404, 'Service 99999 does not exist'],
     [`/suggestions?serviceId=1&date=${NEXT_SUNDAY}`, 400, 'serviceId: give either serviceId, or date and serviceType, not both'],
@@ -97,8 +97,10 @@ test('bad arguments: a 404 for no such service, a 400 naming the argument otherw
     [`/suggestions?date=2026-13-01&serviceType=SUN_AM`, 400, 'date: '],
     [`/suggestions?date=${NEXT_SUNDAY}&serviceType=SUN_AM&limit=1001`, 400, 'limit: must be between 1 and 1000'],
     [`/suggestions?date=${NEXT_SUNDAY}&serviceType=SUN_AM&limit=0`, 400, 'limit: must be between 1 and 1000'],
-    [`/suggestions?date=${NEXT_SUNDAY}&serviceType=SUN_AM&chosen=1&chosen=99999`, 400, 'chosen: no song has the id 99999'],
+    [`/suggestions?date=${NEXT_SUNDAY}&serviceType=SUN_AM&chosen=1&chosen=99999&chosen=99998`, 404, 'Song 99999 does not exist'],
     [`/suggestions?date=${NEXT_SUNDAY}&serviceType=SUN_AM&${Array.from({ length: 51 }, (_, i) => `chosen=${i + 1}`).join('&')}`, 400, 'chosen: at most 50 songs'],
+    // What was sent counts, as the OpenAPI document's maxItems does: one id 51 times is too many.
+    [`/suggestions?date=${NEXT_SUNDAY}&serviceType=SUN_AM&${'chosen=1&'.repeat(51)}limit=1`, 400, 'chosen: at most 50 songs'],
   ];
   for (const [path, status, message] of cases) {
     const res = await s.api('GET', path);

@@ -36,8 +36,9 @@ export const suggestionResolvers: Resolvers = {
         const ids = [...new Set(args.chosen)];
         for (const id of ids) assertId(id, 'chosen');
         const songs = await ctx.loaders.song.loadMany(ids);
-        const missing = ids.filter((_, i) => !songs[i] || songs[i] instanceof Error);
-        if (missing.length) throw badParameter('chosen', `no song has the id ${missing.join(', ')}`);
+        // As a setlist naming a song that does not exist: a 404 for the first one missing.
+        const missing = ids.find((_, i) => !songs[i] || songs[i] instanceof Error);
+        if (missing !== undefined) throw notFound('Song', missing);
         chosen = songs as Exclude<(typeof songs)[number], Error | null>[];
       } else {
         chosen = await setlist();
