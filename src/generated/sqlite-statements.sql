@@ -507,6 +507,23 @@ WITH pairs AS (
     ORDER BY p.together DESC, jaccard DESC, s.id
     LIMIT @limit;
 
+-- analytics.songsSungWithAllTypes
+WITH cut AS (
+      SELECT together FROM song_pair_totals INDEXED BY song_pair_totals_order
+      WHERE song_id = @songId
+      ORDER BY together DESC
+      LIMIT 1 OFFSET @limit - 1
+    ),
+    pairs AS (
+      SELECT other_id AS song_id, together FROM song_pair_totals INDEXED BY song_pair_totals_order
+      WHERE song_id = @songId AND together >= coalesce((SELECT together FROM cut), 1)
+    )
+    SELECT s.id, s.name, s.artists, p.together,
+      CAST(p.together AS REAL) / ((SELECT times FROM song_usage WHERE song_id = @songId) + u.times - p.together) AS jaccard
+    FROM pairs p JOIN song_usage u ON u.song_id = p.song_id JOIN songs s ON s.id = p.song_id
+    ORDER BY p.together DESC, jaccard DESC, s.id
+    LIMIT @limit;
+
 -- analytics.serviceSpan
 SELECT
       (SELECT date FROM services WHERE service_type IN (SELECT value FROM json_each(@types)) ORDER BY date LIMIT 1) AS first,

@@ -2,7 +2,7 @@
  * Versioned SQLite migrations on a file written by an older version: migration 2 turns setlist
  * positions into places 1..n (docs/API.md), keeping each setlist's order (position, then link
  * order), and leaves everything else as it was; the relation-page migration adds the index a
- * song's page of services is read from.
+ * song's page of services is read from; migration 9 totals each pair over the service types.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -142,5 +142,38 @@ test('migration 8 keeps services that share a date and type; the lowest id of ea
     { id: 4, guarded: 1 },
     { id: 5, guarded: null },
   ]);
+  db.close();
+});
+
+test("migration 9 totals each pair of a file written before it over the types, and keeps the totals from then on", async () => {
+  const migration = MIGRATIONS.find((m) => m.sql.includes('CREATE TABLE song_pair_totals'))!;
+  const file = path.join(dir, `before-pair-totals-${Date.now()}.db`);
+  const writer = new SqliteStore(file);
+  const [a, b, c] = [await writer.createSong({ name: 'a', artists: [] }), await writer.createSong({ name: 'b', artists: [] }), await writer.createSong({ name: 'c', artists: [] })];
+  // a and b together at 3 services of 2 types, a and c at 1.
+  for (const [day, type, ids] of [[1, 'SUN_AM', [a.id, b.id]], [2, 'WED', [b.id, a.id, c.id]], [3, 'SUN_PM', [a.id, b.id]]] as const) {
+    const v = expectSlotFree(await writer.createService({ date: day * 86_400_000, serviceType: type }));
+    await writer.replaceSetlist(v.id, [...ids]);
+  }
+  await writer.close();
+  // The file as the release before it left it: no totals, no triggers keeping them, no record.
+  const old = new Database(file);
+  old.exec('DROP TRIGGER song_pairs_total_in; DROP TRIGGER song_pairs_total_changed; DROP TRIGGER song_pairs_total_out; DROP TABLE song_pair_totals');
+  old.prepare('DELETE FROM schema_migrations WHERE version = ?').run(migration.version);
+  old.close();
+
+  const store = new SqliteStore(file);
+  const allTime = { from: null, to: null, serviceTypes: ['SUN_AM', 'SUN_PM', 'WED'] as ('SUN_AM' | 'SUN_PM' | 'WED')[] };
+  const together = async () => (await store.songsSungWith(a.id, allTime, 10)).map((p) => [p.song.id, p.together]);
+  expect(await together()).toEqual([[b.id, 3], [c.id, 1]]);
+  // Kept from then on: a setlist changed moves the totals with it.
+  const services = (await store.listServices({}, {})).items;
+  await store.replaceSetlist(services[1].id, [c.id, a.id]);
+  expect(await together()).toEqual([[b.id, 2], [c.id, 1]]);
+  await store.close();
+  const db = new Database(file, { readonly: true });
+  const recount = db.prepare('SELECT song_id, other_id, sum(together) AS together FROM song_pairs GROUP BY song_id, other_id ORDER BY 1, 2').all();
+  expect(db.prepare('SELECT song_id, other_id, together FROM song_pair_totals ORDER BY 1, 2').all()).toEqual(recount);
+  expect(db.prepare('SELECT count(*) FROM schema_migrations WHERE version = ?').pluck().get(migration.version)).toBe(1);
   db.close();
 });

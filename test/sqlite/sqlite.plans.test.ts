@@ -118,3 +118,18 @@ test('songsSungOften walks services_date back from @to and reads only the run\'s
   expect(detail).toContain('SEARCH p USING INDEX performed_in_setlist (service_id=?)');
   expect(detail.filter((d) => /^SCAN (services|performed_in|p)\b/.test(d))).toEqual([]);
 });
+
+// Songs sung with one song, all time and every type (what suggestions read per chosen song): a seek
+// of the song's range of song_pair_totals_order for the page's last count, then that range again
+// down to it. Only the page and its ties are sorted (by Jaccard index); song_pairs, the links and
+// the services are not read.
+test('songsSungWithAllTypes seeks song_pair_totals_order and reads only the page and its ties', () => {
+  const detail = (db.prepare(`EXPLAIN QUERY PLAN ${ANALYTICS_SQL.songsSungWithAllTypes}`).all({ songId: 1, limit: 25 }) as {
+    detail: string;
+  }[]).map((r) => r.detail);
+  const seeks = detail.filter((d) => d === 'SEARCH song_pair_totals USING COVERING INDEX song_pair_totals_order (song_id=?)');
+  const bounded = detail.filter((d) => d === 'SEARCH song_pair_totals USING COVERING INDEX song_pair_totals_order (song_id=? AND together>?)');
+  expect([seeks.length, bounded.length]).toEqual([1, 1]);
+  // The one row of `cut` is the only thing scanned.
+  expect(detail.filter((d) => (/^SCAN\b/.test(d) && d !== 'SCAN cut') || /song_pairs\b|performed_in|services/.test(d))).toEqual([]);
+});

@@ -275,6 +275,48 @@ export const SONG_USAGE_MIGRATION = `
   END;
 `;
 
+/** Every pair's total over the service types, from song_pairs (migration 9, bulk imports). */
+export const SONG_PAIR_TOTALS_FILL = `
+  DELETE FROM song_pair_totals;
+  INSERT INTO song_pair_totals (song_id, other_id, together)
+  SELECT song_id, other_id, sum(together) FROM song_pairs GROUP BY song_id, other_id;`;
+
+/**
+ * Migration 9: each pair's services together over every type, indexed per song in order of that
+ * count. The all-time, all-types "sung with" (what suggestions read for each chosen song) then
+ * reads a song's pairs from the most sung together down and stops after its page, where
+ * song_pairs (per type, keyed by the other song) had to be read whole and summed: every partner a
+ * popular song ever had, a cost that grew with the history (docs/performance.md).
+ *
+ * Kept from song_pairs by its own triggers, in the same statement's transaction: a pair row made
+ * adds its count (an upsert's DO UPDATE fires the update trigger instead), a count changed moves
+ * the total by the difference, a row deleted takes its count out and a total come to 0 goes.
+ */
+export const SONG_PAIR_TOTALS_MIGRATION = `
+  CREATE TABLE song_pair_totals (
+    song_id  INTEGER NOT NULL,
+    other_id INTEGER NOT NULL,
+    together INTEGER NOT NULL,
+    PRIMARY KEY (song_id, other_id)
+  ) WITHOUT ROWID;
+  ${SONG_PAIR_TOTALS_FILL}
+  CREATE INDEX song_pair_totals_order ON song_pair_totals(song_id, together DESC, other_id);
+
+  CREATE TRIGGER song_pairs_total_in AFTER INSERT ON song_pairs BEGIN
+    INSERT INTO song_pair_totals (song_id, other_id, together) VALUES (NEW.song_id, NEW.other_id, NEW.together)
+    ON CONFLICT (song_id, other_id) DO UPDATE SET together = together + excluded.together;
+  END;
+  CREATE TRIGGER song_pairs_total_changed AFTER UPDATE OF together ON song_pairs BEGIN
+    UPDATE song_pair_totals SET together = together + NEW.together - OLD.together
+    WHERE song_id = NEW.song_id AND other_id = NEW.other_id;
+  END;
+  CREATE TRIGGER song_pairs_total_out AFTER DELETE ON song_pairs BEGIN
+    UPDATE song_pair_totals SET together = together - OLD.together
+    WHERE song_id = OLD.song_id AND other_id = OLD.other_id AND OLD.together <> 0;
+    DELETE FROM song_pair_totals WHERE song_id = OLD.song_id AND other_id = OLD.other_id AND together = 0;
+  END;
+`;
+
 /**
  * Migration 5's artist spellings for songs written before it: each song's entries grouped by
  * their key (src/domain/artists.ts), as the store writes them (SqliteStore.indexArtists).

@@ -202,6 +202,29 @@ export const ANALYTICS_SQL = {
     ORDER BY p.together DESC, jaccard DESC, s.id
     LIMIT @limit`,
 
+  /**
+   * All time, every type: @songId's pairs in song_pair_totals_order, most services together
+   * first. The @limit-th count is read first (a seek and a short walk); then only the pairs with
+   * at least that count are read and ordered (the page and its ties, by Jaccard index then id), so
+   * a popular song's page costs the page, not every song it was ever sung with.
+   */
+  songsSungWithAllTypes: `
+    WITH cut AS (
+      SELECT together FROM song_pair_totals INDEXED BY song_pair_totals_order
+      WHERE song_id = @songId
+      ORDER BY together DESC
+      LIMIT 1 OFFSET @limit - 1
+    ),
+    pairs AS (
+      SELECT other_id AS song_id, together FROM song_pair_totals INDEXED BY song_pair_totals_order
+      WHERE song_id = @songId AND together >= coalesce((SELECT together FROM cut), 1)
+    )
+    SELECT s.id, s.name, s.artists, p.together,
+      CAST(p.together AS REAL) / ((SELECT times FROM song_usage WHERE song_id = @songId) + u.times - p.together) AS jaccard
+    FROM pairs p JOIN song_usage u ON u.song_id = p.song_id JOIN songs s ON s.id = p.song_id
+    ORDER BY p.together DESC, jaccard DESC, s.id
+    LIMIT @limit`,
+
   /** First and last service dates of the types: two index probes. */
   serviceSpan: `
     SELECT

@@ -161,7 +161,7 @@ export class SqliteAnalytics {
   }
 
   songsSungWith(songId: number, window: AnalyticsWindow, limit: number): PairingRecord[] {
-    const statement = isAllTime(window) ? 'songsSungWithAllTime' : 'songsSungWith';
+    const statement = !isAllTime(window) ? 'songsSungWith' : everyType(window) ? 'songsSungWithAllTypes' : 'songsSungWithAllTime';
     const rows = this.all<SongRow & { together: number; jaccard: number }>(statement, {
       ...windowParams(window),
       songId,

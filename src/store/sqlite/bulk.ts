@@ -1,10 +1,10 @@
 import type Database from 'better-sqlite3';
-import { SONG_PAIRS_FILL, SONG_USAGE_FILL } from './analytics-schema';
+import { SONG_PAIR_TOTALS_FILL, SONG_PAIRS_FILL, SONG_USAGE_FILL } from './analytics-schema';
 import { fillTimelineCounts } from './timeline-schema';
 
 /**
- * The triggers that keep the derived analytics tables (song_usage, song_pairs, timeline_periods'
- * counts) in step with each link and service. The copies on performed_in (date, type, setlist
+ * The triggers that keep the derived analytics tables (song_usage, song_pairs and their totals,
+ * timeline_periods' counts) in step with each link and service. The copies on performed_in (date, type, setlist
  * ends), the guards and the search and row-count triggers are not among them: they stay on.
  */
 const DERIVED_TRIGGERS = [
@@ -13,6 +13,9 @@ const DERIVED_TRIGGERS = [
   'performed_in_paired_in',
   'performed_in_paired_out',
   'performed_in_ends',
+  'song_pairs_total_in',
+  'song_pairs_total_changed',
+  'song_pairs_total_out',
   'timeline_link_copied_in',
   'timeline_link_copied_out',
   'timeline_link_deleted',
@@ -44,6 +47,7 @@ export function withDerivedRebuilt<T>(db: Database.Database, write: () => T): T 
   const result = write();
   db.exec(SONG_USAGE_FILL);
   db.exec(SONG_PAIRS_FILL);
+  db.exec(SONG_PAIR_TOTALS_FILL);
   fillTimelineCounts(db);
   for (const { sql } of ddl) db.exec(sql);
   return result;

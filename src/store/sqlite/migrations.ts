@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { ANALYTICS_MIGRATION, fillArtistSpellings, SONG_USAGE_MIGRATION } from './analytics-schema';
+import { ANALYTICS_MIGRATION, fillArtistSpellings, SONG_PAIR_TOTALS_MIGRATION, SONG_USAGE_MIGRATION } from './analytics-schema';
 import { TIMELINE_MIGRATION } from './timeline-schema';
 
 /**
@@ -197,6 +197,11 @@ export const MIGRATIONS: {
       );
       CREATE UNIQUE INDEX services_slot ON services(date, service_type, guarded);
     `,
+  },
+  {
+    version: 9,
+    description: "analytics: each song's pairs over every service type, in order of services together",
+    sql: SONG_PAIR_TOTALS_MIGRATION,
   },
 ];
 
