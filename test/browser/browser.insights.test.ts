@@ -137,7 +137,7 @@ describeWithBrowser('Insights page (headless Chromium, demo data)', (chromiumPat
     expect(csp).toContain("script-src 'self'");
     expect(csp).not.toContain('unsafe-inline');
     expect(page.text).not.toMatch(/https?:\/\//);
-    for (const asset of ['echarts.min.js', 'js/main.js', 'insights.css', 'favicon.svg']) {
+    for (const asset of ['echarts-first.js', 'echarts-core.js', 'echarts-more.js', 'js/main.js', 'insights.css', 'favicon.svg']) {
       const res = await server.raw('GET', `/insights/assets/${asset}`);
       expect(res.status).toBe(200);
       // Revalidated, not cached blind (fetch itself will not send a conditional GET: curl does).

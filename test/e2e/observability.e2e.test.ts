@@ -191,7 +191,7 @@ describe('GET /metrics', () => {
     const before = parsePrometheus((await s.raw('GET', '/metrics')).text).samples;
     const served: [path: string, route: string][] = [
       ['/insights', '/insights'],
-      ['/insights/assets/echarts.min.js', '/insights/assets/*'],
+      ['/insights/assets/echarts-first.js', '/insights/assets/*'],
       ['/insights/assets/js/main.js', '/insights/assets/*'],
       ['/insights/assets/insights.css', '/insights/assets/*'],
       ['/api/v1/docs', '/api/v1/docs/'],

@@ -26,23 +26,40 @@ function args(obj) {
 export class ApiError extends Error {}
 
 /**
- * The charting library loads `async`, beside the page's first queries rather than before them;
- * whatever draws an answer needs it, so an answer is handed on once it is there.
+ * The charting library comes in two steps (scripts/generated-texts.ts): the first (bar charts,
+ * with the core both share) loads `async`, beside the page's first queries rather than before
+ * them; the second (line and heat-map series, data zoom, visual map, mark lines) is asked for once
+ * the first is in, so it never slows the first charts. Whatever draws an answer needs its step, so
+ * an answer is handed on once that step is there.
  */
-let echartsLoaded;
-function chartsReady() {
+const CHARTS_FAILED = 'The charts could not be loaded. Reload the page to try again.';
+let firstStep;
+let secondStep;
+function chartsReady(step) {
   // Outside a page (the module read by tests in Node) there is nothing to wait for.
-  if (typeof window === 'undefined' || window.echarts) return Promise.resolve();
-  echartsLoaded ??= new Promise((resolve, reject) => {
-    const script = document.querySelector('script[data-echarts]');
-    script.addEventListener('load', () => resolve());
-    script.addEventListener('error', () => reject(new ApiError('The charts could not be loaded. Reload the page to try again.')));
-  });
-  return echartsLoaded;
+  if (typeof window === 'undefined') return Promise.resolve();
+  const script = document.querySelector('script[data-echarts]');
+  firstStep ??= window.echarts
+    ? Promise.resolve()
+    : new Promise((resolve, reject) => {
+        script.addEventListener('load', () => resolve());
+        script.addEventListener('error', () => reject(new ApiError(CHARTS_FAILED)));
+      });
+  if (step === 'first') return firstStep;
+  secondStep ??= firstStep.then(() =>
+    import(script.dataset.echartsMore).catch(() => {
+      secondStep = undefined; // a later answer tries again
+      throw new ApiError(CHARTS_FAILED);
+    }),
+  );
+  return secondStep;
 }
 
-/** POST a query; GraphQL errors and non-JSON answers become one plain message. */
-export async function gql(query, signal) {
+/**
+ * POST a query; GraphQL errors and non-JSON answers become one plain message. `charts`: the step of
+ * the charting library what draws the answer needs ('first': bar charts only).
+ */
+export async function gql(query, signal, charts = 'first') {
   let res;
   try {
     res = await fetch('/graphql', {
@@ -63,7 +80,7 @@ export async function gql(query, signal) {
   }
   if (body.errors?.length) throw new ApiError(body.errors.map((e) => e.message).join(' '));
   if (!res.ok || !body.data) throw new ApiError(`The server answered ${res.status} ${res.statusText}.`);
-  await chartsReady();
+  await chartsReady(charts);
   return body.data;
 }
 
@@ -81,6 +98,7 @@ export async function timeline(window, bucket, signal, songId) {
   const d = await gql(
     `{ usageTimeline${args({ ...window, bucket, songId })} { start services performances distinctSongs partial } }`,
     signal,
+    'second', // a line over the bars, and data zoom
   );
   return d.usageTimeline;
 }
@@ -99,6 +117,7 @@ export async function sungWith(songId, window, limit, signal) {
   const d = await gql(
     `{ songsSungWith${args({ songId, ...window, limit })} { song { id name } together jaccard } }`,
     signal,
+    'second', // the pairs' heat map and its visual map
   );
   return d.songsSungWith;
 }
@@ -109,6 +128,7 @@ export async function sungOften(window, lastServices, moreThanPercent, signal) {
     `{ songsSungOften${args({ to: window.to, serviceTypes: window.serviceTypes, lastServices, moreThanPercent })} {
         services firstService lastService songs { ${SONG} timesSung share lastSung } } }`,
     signal,
+    'second', // the threshold's mark line
   );
   return d.songsSungOften;
 }
