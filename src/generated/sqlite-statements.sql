@@ -424,16 +424,12 @@ SELECT s.id, s.name, s.artists, s.ccli_number, s.copyright, u.times, u.first, u.
     ORDER BY u.first DESC, u.song_id DESC
     LIMIT @limit OFFSET @offset;
 
--- analytics.rhythmDates
-SELECT j.key AS i, p.service_date AS date
-    FROM json_each(@songIds) j JOIN performed_in p INDEXED BY performed_in_song_date
-      ON p.song_id = j.value AND p.service_date BETWEEN @min AND @max;
-
--- analytics.rhythmLastBefore
-SELECT j.key AS i, (
-      SELECT p.service_date FROM performed_in p INDEXED BY performed_in_song_date
-      WHERE p.song_id = j.value AND p.service_date < @min ORDER BY p.service_date DESC LIMIT 1
-    ) AS date
+-- analytics.songRhythms
+SELECT j.key AS i,
+      (SELECT group_concat(p.service_date) FROM performed_in p INDEXED BY performed_in_song_date
+        WHERE p.song_id = j.value AND p.service_date BETWEEN @min AND @max) AS dates,
+      (SELECT p.service_date FROM performed_in p INDEXED BY performed_in_song_date
+        WHERE p.song_id = j.value AND p.service_date < @min ORDER BY p.service_date DESC LIMIT 1) AS last_before
     FROM json_each(@songIds) j;
 
 -- analytics.usageOfSongs

@@ -133,3 +133,14 @@ test('songsSungWithAllTypes seeks song_pair_totals_order and reads only the page
   // The one row of `cut` is the only thing scanned.
   expect(detail.filter((d) => (/^SCAN\b/.test(d) && d !== 'SCAN cut') || /song_pairs\b|performed_in|services/.test(d))).toEqual([]);
 });
+
+// A song's rhythm (suggestions read it for every candidate): per song, its dates in the range and
+// the one before it are each a range of performed_in_song_date; nothing else is read.
+test('songRhythms seeks each song\'s range of performed_in_song_date, twice', () => {
+  const detail = (db.prepare(`EXPLAIN QUERY PLAN ${ANALYTICS_SQL.songRhythms}`).all({ songIds: '[1, 2]', min: 0, max: 1 }) as {
+    detail: string;
+  }[]).map((r) => r.detail);
+  expect(detail.filter((d) => /^SEARCH p USING COVERING INDEX performed_in_song_date \(song_id=\? AND service_date>\? AND service_date<\?\)$/.test(d))).toHaveLength(1);
+  expect(detail.filter((d) => /^SEARCH p USING COVERING INDEX performed_in_song_date \(song_id=\? AND service_date<\?\)$/.test(d))).toHaveLength(1);
+  expect(detail.filter((d) => /^SCAN (?!j\b)/.test(d) || d.includes('TEMP B-TREE'))).toEqual([]);
+});

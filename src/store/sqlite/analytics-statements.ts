@@ -136,18 +136,21 @@ export const ANALYTICS_SQL = {
   songUsageByFirst: allTimeIn('song_usage_first', 'u.first DESC', 'u.song_id DESC'),
 
   /** Song.usage for a batch of songs: index lookups per song, in the window. */
-  // Store.songRhythms: each song's links in date order (performed_in_song_date), within the
-  // range, and the last one before it (one step back from the range's start in that index).
-  rhythmDates: `
-    SELECT j.key AS i, p.service_date AS date
-    FROM json_each(@songIds) j JOIN performed_in p INDEXED BY performed_in_song_date
-      ON p.song_id = j.value AND p.service_date BETWEEN @min AND @max`,
-  rhythmLastBefore: `
-    SELECT j.key AS i, (
-      SELECT p.service_date FROM performed_in p INDEXED BY performed_in_song_date
-      WHERE p.song_id = j.value AND p.service_date < @min ORDER BY p.service_date DESC LIMIT 1
-    ) AS date
+  /**
+   * Store.songRhythms: per song (@songIds, in order), its links' dates within the range from its
+   * range of performed_in_song_date, as one text (`group_concat`), and the last date before the
+   * range (one step back from the range's start in that index). One row a song: a row per date
+   * (a thousand candidates' rhythms on a dense history are thousands of dates) cost three times as
+   * much, most of it in making a JavaScript object per row.
+   */
+  songRhythms: `
+    SELECT j.key AS i,
+      (SELECT group_concat(p.service_date) FROM performed_in p INDEXED BY performed_in_song_date
+        WHERE p.song_id = j.value AND p.service_date BETWEEN @min AND @max) AS dates,
+      (SELECT p.service_date FROM performed_in p INDEXED BY performed_in_song_date
+        WHERE p.song_id = j.value AND p.service_date < @min ORDER BY p.service_date DESC LIMIT 1) AS last_before
     FROM json_each(@songIds) j`,
+  /** Song.usage for a batch of songs: index lookups per song, in the window. */
   usageOfSongs: `
     WITH ids AS (SELECT DISTINCT value AS song_id FROM json_each(@songIds)),
     agg AS (${perSong('ids')})

@@ -154,9 +154,10 @@ export class SqliteAnalytics {
   songRhythms(songIds: readonly number[], range: { min: number; max: number }): SongRhythmData[] {
     const params = { songIds: JSON.stringify(songIds), ...range };
     const out: SongRhythmData[] = songIds.map(() => ({ dates: [], lastBefore: null }));
-    for (const r of this.all<{ i: number; date: number }>('rhythmDates', params)) out[r.i].dates.push(r.date);
-    for (const r of this.all<{ i: number; date: number | null }>('rhythmLastBefore', params)) out[r.i].lastBefore = r.date;
-    for (const o of out) o.dates.sort((a, b) => a - b);
+    for (const r of this.all<{ i: number; dates: string | null; last_before: number | null }>('songRhythms', params)) {
+      // Whole numbers of ms, comma-separated; group_concat promises no order, so sorted here.
+      out[r.i] = { dates: r.dates === null ? [] : r.dates.split(',').map(Number).sort((a, b) => a - b), lastBefore: r.last_before };
+    }
     return out;
   }
 
