@@ -556,6 +556,8 @@ interface StoreResults {
   load: Record<string, { importMs: number | null; diskBytes: number | null }>;
   /** Analytics that did not answer, per history. */
   failed: Record<string, string[]>;
+  /** SQLite only: the planning reads timed alternating between the smallest and largest history's servers. */
+  planGrowth?: Record<string, { small: number; big: number; growth: number }>;
 }
 
 const emptyResults = (): StoreResults => ({ api: {}, store: {}, plain: {}, load: {}, failed: {} });
@@ -609,6 +611,48 @@ async function sqliteHistory(h: History, dir: string, runs: number, out: StoreRe
   }
   raw.close();
   out.load[h.id] = { importMs: generatedMs[h.id] ?? null, diskBytes: fs.statSync(file).size };
+}
+
+/**
+ * The planning reads' growth on SQLite, timed alternating between two servers up at once (the
+ * smallest and the largest history), PLAN_WARM_UP requests each first, then the median of `runs`
+ * each. Measured one history after the other, the first server a run starts reads high through
+ * the API (its request path not yet optimised by V8, which the later servers in the same process
+ * find done): suggestions 13.6 ms for 6.0 ms in the store at 10y against 10.0 / 6.1 at 1m, a ratio
+ * that flattered the growth. Neo4j holds one history at a time here, so its ratio stays the
+ * sequential one.
+ */
+const PLAN_WARM_UP = 10;
+
+async function sqlitePlanGrowth(small: History, big: History, dir: string, runs: number): Promise<NonNullable<StoreResults['planGrowth']>> {
+  const servers = await Promise.all([small, big].map(async (h) => ({
+    w: boundsOf(h),
+    server: await startServer(benchConfig({ SQLITE_PATH: await database(h, dir) }), createLogger('silent')),
+  })));
+  const out: NonNullable<StoreResults['planGrowth']> = {};
+  try {
+    for (const a of ANALYTICS.filter((x) => x.scope === 'plan')) {
+      const requests = servers.map(({ w, server }) => async () => {
+        const url = `${server.url}${a.path(w)}`;
+        const init: RequestInit | undefined = a.graphql
+          ? { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: a.graphql(w) }) }
+          : undefined;
+        const t = process.hrtime.bigint();
+        const res = await fetch(url, init);
+        const text = await res.text();
+        if (!res.ok) throw new Error(`${url}: ${res.status} ${text.slice(0, 300)}`);
+        return Number(process.hrtime.bigint() - t) / 1e6;
+      });
+      for (let i = 0; i < PLAN_WARM_UP; i++) for (const r of requests) await r();
+      const times: number[][] = [[], []];
+      for (let i = 0; i < runs; i++) for (const [k, r] of requests.entries()) times[k].push(await r());
+      const [m0, m1] = times.map((t) => Math.round(median(t) * 10) / 10);
+      out[`${a.id} [${a.scope}]`] = { small: m0, big: m1, growth: m1 / m0 };
+    }
+  } finally {
+    for (const { server } of servers) await server.close();
+  }
+  return out;
 }
 
 /**
@@ -702,8 +746,14 @@ function checks(label: string, r: StoreResults, histories: History[], plainOf: (
   }
   const big = histories.at(-1)!;
   for (const n of names.filter((x) => x.endsWith('[plan]'))) {
-    const growth = r.api[big.id][n] / r.api[histories[0].id][n];
-    console.log(`${label} ${n}: API ${r.api[big.id][n]} ms at ${big.id}, ${growth.toFixed(2)}x of 10y`);
+    const sequential = r.api[big.id][n] / r.api[histories[0].id][n];
+    const alternating = r.planGrowth?.[n];
+    // The alternating figure where there is one (sqlitePlanGrowth says why): it is the one checked.
+    const growth = alternating?.growth ?? sequential;
+    console.log(
+      `${label} ${n}: API ${r.api[big.id][n]} ms at ${big.id}, ${sequential.toFixed(2)}x of 10y` +
+        (alternating ? `; alternating servers ${alternating.small} -> ${alternating.big} ms, ${alternating.growth.toFixed(2)}x` : ''),
+    );
     if (big.id !== '1m') continue;
     if (growth > 1.5) failures.push(`${label} ${n} (API): ${growth.toFixed(2)}x from 10y to 1m (target <= 1.5x)`);
     if (label === 'SQLite' && r.api['1m'][n] > 50) failures.push(`${label} ${n} (API): ${r.api['1m'][n]} ms at 1m (target <= 50 ms)`);
@@ -744,6 +794,7 @@ export async function analyticsBench(argv: string[] = []): Promise<number> {
       await neo4jHistory(h, runs, neo);
     }
   }
+  if (only.at(-1)!.id === '1m') sqlite.planGrowth = await sqlitePlanGrowth(only[0], only.at(-1)!, dir, Math.max(runs, 21));
   printTable('SQLite', sqlite, only, Object.keys(PLAIN));
   if (stores.includes('neo4j')) printTable('Neo4j', neo, only, Object.keys(PLAIN_CYPHER));
   console.log('');
@@ -764,6 +815,7 @@ export async function analyticsBench(argv: string[] = []): Promise<number> {
     store: sqlite.store,
     plain: sqlite.plain,
     load: sqlite.load,
+    ...(sqlite.planGrowth ? { planGrowth: sqlite.planGrowth } : {}),
     ...(stores.includes('neo4j') ? { neo4j: { server: process.env.NEO4J_URI ? 'NEO4J_URI (wiped)' : 'local Neo4j 5.26 (scripts/neo4j-local.ts)', ...neo } } : {}),
     failures,
   };
