@@ -432,6 +432,23 @@ SELECT j.key AS i,
         WHERE p.song_id = j.value AND p.service_date < @min ORDER BY p.service_date DESC LIMIT 1) AS last_before
     FROM json_each(@songIds) j;
 
+-- analytics.usageOfSongsAllTime
+WITH a AS (
+      SELECT j.value AS song_id,
+    iif(@sun_am, u.sun_am_times, 0) + iif(@sun_pm, u.sun_pm_times, 0) + iif(@wed, u.wed_times, 0) AS times,
+    nullif(min(iif(@sun_am, coalesce(u.sun_am_first, 9223372036854775807), 9223372036854775807), iif(@sun_pm, coalesce(u.sun_pm_first, 9223372036854775807), 9223372036854775807), iif(@wed, coalesce(u.wed_first, 9223372036854775807), 9223372036854775807)), 9223372036854775807) AS first,
+    nullif(max(iif(@sun_am, coalesce(u.sun_am_last, -9223372036854775807), -9223372036854775807), iif(@sun_pm, coalesce(u.sun_pm_last, -9223372036854775807), -9223372036854775807), iif(@wed, coalesce(u.wed_last, -9223372036854775807), -9223372036854775807)), -9223372036854775807) AS last,
+    iif(@sun_am, u.sun_am_openers, 0) + iif(@sun_pm, u.sun_pm_openers, 0) + iif(@wed, u.wed_openers, 0) AS openers,
+    iif(@sun_am, u.sun_am_closers, 0) + iif(@sun_pm, u.sun_pm_closers, 0) + iif(@wed, u.wed_closers, 0) AS closers,
+    iif(@sun_am, u.sun_am_times, 0) AS sun_am, iif(@sun_am, u.sun_am_last, NULL) AS sun_am_last, iif(@sun_pm, u.sun_pm_times, 0) AS sun_pm, iif(@sun_pm, u.sun_pm_last, NULL) AS sun_pm_last, iif(@wed, u.wed_times, 0) AS wed, iif(@wed, u.wed_last, NULL) AS wed_last
+      FROM json_each(@songIds) j LEFT JOIN song_usage u ON u.song_id = j.value
+    )
+    SELECT a.song_id AS id,
+  coalesce(a.times, 0) AS times, a.first, a.last, coalesce(a.openers, 0) AS openers,
+  coalesce(a.closers, 0) AS closers, coalesce(a.sun_am, 0) AS sun_am, a.sun_am_last,
+  coalesce(a.sun_pm, 0) AS sun_pm, a.sun_pm_last, coalesce(a.wed, 0) AS wed, a.wed_last
+    FROM a;
+
 -- analytics.usageOfSongs
 WITH ids AS (SELECT DISTINCT value AS song_id FROM json_each(@songIds)),
     agg AS (

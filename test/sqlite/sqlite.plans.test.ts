@@ -144,3 +144,13 @@ test('songRhythms seeks each song\'s range of performed_in_song_date, twice', ()
   expect(detail.filter((d) => /^SEARCH p USING COVERING INDEX performed_in_song_date \(song_id=\? AND service_date<\?\)$/.test(d))).toHaveLength(1);
   expect(detail.filter((d) => /^SCAN (?!j\b)/.test(d) || d.includes('TEMP B-TREE'))).toEqual([]);
 });
+
+// Song.usage over all time for a batch (a suggestion's candidates): a primary-key read of
+// song_usage per song, no grouping or sort, nothing of the history.
+test('usageOfSongsAllTime reads song_usage by primary key per song', () => {
+  const detail = (db.prepare(`EXPLAIN QUERY PLAN ${ANALYTICS_SQL.usageOfSongsAllTime}`).all({
+    songIds: '[1, 2]', sun_am: 1, sun_pm: 1, wed: 1,
+  }) as { detail: string }[]).map((r) => r.detail);
+  expect(detail).toContain('SEARCH u USING INTEGER PRIMARY KEY (rowid=?) LEFT-JOIN');
+  expect(detail.filter((d) => d.includes('TEMP B-TREE') || /performed_in|services/.test(d) || (/^SCAN/.test(d) && !/^SCAN j\b/.test(d)))).toEqual([]);
+});

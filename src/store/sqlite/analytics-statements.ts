@@ -135,7 +135,6 @@ export const ANALYTICS_SQL = {
   // New songs, newest first: song_usage_first walked backwards, so ties go by id descending too.
   songUsageByFirst: allTimeIn('song_usage_first', 'u.first DESC', 'u.song_id DESC'),
 
-  /** Song.usage for a batch of songs: index lookups per song, in the window. */
   /**
    * Store.songRhythms: per song (@songIds, in order), its links' dates within the range from its
    * range of performed_in_song_date, as one text (`group_concat`), and the last date before the
@@ -150,6 +149,18 @@ export const ANALYTICS_SQL = {
       (SELECT p.service_date FROM performed_in p INDEXED BY performed_in_song_date
         WHERE p.song_id = j.value AND p.service_date < @min ORDER BY p.service_date DESC LIMIT 1) AS last_before
     FROM json_each(@songIds) j`,
+  /**
+   * Song.usage over all time for a batch of songs: one primary-key read of song_usage per song (no
+   * grouping: the windowed statement below unions and groups, a third of the time for the 500
+   * candidates a suggestion scores).
+   */
+  usageOfSongsAllTime: `
+    WITH a AS (
+      SELECT j.value AS song_id, ${usageOf('u')}
+      FROM json_each(@songIds) j LEFT JOIN song_usage u ON u.song_id = j.value
+    )
+    SELECT a.song_id AS id, ${statsColumns}
+    FROM a`,
   /** Song.usage for a batch of songs: index lookups per song, in the window. */
   usageOfSongs: `
     WITH ids AS (SELECT DISTINCT value AS song_id FROM json_each(@songIds)),

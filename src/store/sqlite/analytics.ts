@@ -143,7 +143,7 @@ export class SqliteAnalytics {
   }
 
   usageOfSongs(songIds: readonly number[], window: AnalyticsWindow) {
-    const rows = this.all<StatsRow & { id: number }>('usageOfSongs', {
+    const rows = this.all<StatsRow & { id: number }>(isAllTime(window) ? 'usageOfSongsAllTime' : 'usageOfSongs', {
       ...windowParams(window),
       songIds: JSON.stringify(songIds),
     });
