@@ -36,8 +36,10 @@ COPY --from=build --chown=node:node /app/dist ./dist
 COPY --chown=node:node schema ./schema
 # The Insights page's HTML, scripts and styles (src/insights/index.ts: <app>/public/insights).
 COPY --chown=node:node public ./public
-# The Insights page's charting library, bundled by npm run codegen (src/insights/index.ts reads it).
-COPY --chown=node:node src/generated/echarts-insights.min.js ./src/generated/
+# The Insights page's scripts, bundled by npm run codegen (src/insights/index.ts reads them): its
+# modules as one file, and its charting library in two steps with their shared core.
+COPY --chown=node:node src/generated/insights-page.js ./src/generated/
+COPY --chown=node:node src/generated/echarts ./src/generated/echarts
 # The embedded store's directory: a volume, so the data outlives the container.
 RUN mkdir -p /app/data && chown node:node /app/data
 VOLUME /app/data

@@ -19,14 +19,17 @@ export const PUBLIC_DIR = path.resolve(__dirname, '../../public/insights');
  */
 const GENERATED = path.resolve(__dirname, '../../src/generated');
 
+/** Each script's name under /insights/assets, and its file under src/generated (the image copies these). */
+export const GENERATED_SCRIPTS: readonly (readonly [asset: string, generated: string])[] = [
+  ['/insights.js', 'insights-page.js'],
+  ['/echarts-first.js', 'echarts/echarts-first.js'],
+  ['/echarts-more.js', 'echarts/echarts-more.js'],
+  ['/echarts-core.js', 'echarts/echarts-core.js'],
+];
+
 type Bundle = { body: Buffer; hash: string; etag: string; br?: Buffer; gzip?: Buffer };
 const BUNDLES: Record<string, Bundle> = Object.fromEntries(
-  [
-    ['/insights.js', 'insights-page.js'],
-    ['/echarts-first.js', 'echarts/echarts-first.js'],
-    ['/echarts-more.js', 'echarts/echarts-more.js'],
-    ['/echarts-core.js', 'echarts/echarts-core.js'],
-  ].map(([file, generated]) => {
+  GENERATED_SCRIPTS.map(([file, generated]) => {
     const body = fs.readFileSync(path.join(GENERATED, generated));
     const hash = contentHash(body);
     return [file, { body, hash, etag: `"${hash}"` }];

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { ConfigError, ENV_NAMES, FILE_SECRETS, loadConfig } from '../../src/config';
+import { GENERATED_SCRIPTS } from '../../src/insights';
 import { lintDockerfile, parseDockerfile } from '../helpers/dockerfile-lint';
 
 /**
@@ -61,7 +62,17 @@ describe('Dockerfile', () => {
     expect(dockerfile).toMatch(/^USER node$/m);
   });
 
-  it('runs the service as node itself (PID 1), never through npm or a shell, so SIGTERM reaches it', () => {
+  it('copies into the runtime image every file the service reads beside dist/', () => {
+    // The runtime stage's copies from the build context (not --from another stage): its sources.
+    const runtime = dockerfile.slice(dockerfile.lastIndexOf('\nFROM '));
+    const sources = [...runtime.matchAll(/^COPY (?:--chown=\S+ )?(?!--from)(\S+) \S+$/gm)].map((m) => m[1].replace(/\/$/, ''));
+    const covered = (file: string) => sources.some((src) => file === src || file.startsWith(`${src}/`));
+    const read = ['schema/song.graphql', 'public/insights/index.html', 'public/plan/index.html', ...GENERATED_SCRIPTS.map(([, f]) => `src/generated/${f}`)];
+    expect(read.filter((f) => !covered(f))).toEqual([]);
+    for (const f of read) expect(fs.existsSync(path.join(ROOT, f))).toBe(true);
+  });
+
+    it('runs the service as node itself (PID 1), never through npm or a shell, so SIGTERM reaches it', () => {
     const instructions = parseDockerfile(dockerfile);
     expect(instructions.filter((i) => i.keyword === 'ENTRYPOINT')).toEqual([]);
     const cmd = instructions.filter((i) => i.keyword === 'CMD');
