@@ -506,6 +506,13 @@ export function boundsOf(h: History): Bounds {
   };
 }
 
+/** The HTTP request of an analytic on the server at `base`: its REST path, or its GraphQL document. */
+function requestOf(base: string, a: Analytic, w: Bounds): [url: string, init: RequestInit | undefined] {
+  const url = `${base}${a.path(w)}`;
+  if (!a.graphql) return [url, undefined];
+  return [url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: a.graphql(w) }) }];
+}
+
 /** Every analytic through the API (HTTP) and as the bare store call, on a running server. */
 async function measureServer(server: Awaited<ReturnType<typeof startServer>>, w: Bounds, runs: number) {
   const row: Record<string, number> = {};
@@ -522,10 +529,7 @@ async function measureServer(server: Awaited<ReturnType<typeof startServer>>, w:
     }
   };
   for (const a of ANALYTICS) {
-    const url = `${server.url}${a.path(w)}`;
-    const init: RequestInit | undefined = a.graphql
-      ? { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: a.graphql(w) }) }
-      : undefined;
+    const [url, init] = requestOf(server.url, a, w);
     row[`${a.id} [${a.scope}]`] = await attempt(`${a.id} [${a.scope}] (API)`, async () => {
       const res = await fetch(url, init);
       const text = await res.text();
@@ -633,10 +637,7 @@ async function sqlitePlanGrowth(small: History, big: History, dir: string, runs:
   try {
     for (const a of ANALYTICS.filter((x) => x.scope === 'plan')) {
       const requests = servers.map(({ w, server }) => async () => {
-        const url = `${server.url}${a.path(w)}`;
-        const init: RequestInit | undefined = a.graphql
-          ? { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: a.graphql(w) }) }
-          : undefined;
+        const [url, init] = requestOf(server.url, a, w);
         const t = process.hrtime.bigint();
         const res = await fetch(url, init);
         const text = await res.text();

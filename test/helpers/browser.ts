@@ -50,7 +50,7 @@ export function describeWithBrowser(name: string, body: (chromiumPath: string) =
   }
   // An honest skip: the environment lacks the browser these tests need.
   console.warn(`SKIPPED "${name}": ${reason}`);
-  describe.skip(name, () => body(''));
+  describe.skip(`${name} (SKIPPED: ${reason})`, () => body(''));
 }
 
 export function launchBrowser(executablePath: string): Promise<Browser> {

@@ -42,6 +42,14 @@ function versionOneFile(): string {
   return file;
 }
 
+/** `file` as the release before migration `version` left it: `undo` run, and the migration's record gone. */
+function asBefore(file: string, version: number, undo: string): void {
+  const old = new Database(file);
+  old.exec(undo);
+  old.prepare('DELETE FROM schema_migrations WHERE version = ?').run(version);
+  old.close();
+}
+
 const stored = (file: string) => {
   const db = new Database(file, { readonly: true });
   try {
@@ -98,10 +106,7 @@ test('the relation-page migration indexes each song\'s links by date on a file w
     made.push(v.id);
   }
   await writer.close();
-  const old = new Database(file);
-  old.exec('DROP INDEX performed_in_song_date');
-  old.prepare('DELETE FROM schema_migrations WHERE version = ?').run(migration.version);
-  old.close();
+  asBefore(file, migration.version, 'DROP INDEX performed_in_song_date');
 
   const store = new SqliteStore(file);
   const [page] = await store.servicesForSongs([song.id], {}, { limit: 5, offset: 2 });
@@ -157,10 +162,7 @@ test("migration 9 totals each pair of a file written before it over the types, a
   }
   await writer.close();
   // The file as the release before it left it: no totals, no triggers keeping them, no record.
-  const old = new Database(file);
-  old.exec('DROP TRIGGER song_pairs_total_in; DROP TRIGGER song_pairs_total_changed; DROP TRIGGER song_pairs_total_out; DROP TABLE song_pair_totals');
-  old.prepare('DELETE FROM schema_migrations WHERE version = ?').run(migration.version);
-  old.close();
+  asBefore(file, migration.version, 'DROP TRIGGER song_pairs_total_in; DROP TRIGGER song_pairs_total_changed; DROP TRIGGER song_pairs_total_out; DROP TABLE song_pair_totals');
 
   const store = new SqliteStore(file);
   const allTime = { from: null, to: null, serviceTypes: ['SUN_AM', 'SUN_PM', 'WED'] as ('SUN_AM' | 'SUN_PM' | 'WED')[] };
