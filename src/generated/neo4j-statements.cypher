@@ -1227,6 +1227,13 @@ CALL (songId) {
 RETURN i, dates, before
 ORDER BY i;
 
+// analytics.songTimesByType
+// parameters: {"ids":"LIST<INTEGER>"}
+UNWIND range(0, size($ids) - 1) AS i
+OPTIONAL MATCH (s:Song {id: $ids[i]})
+RETURN i, coalesce(s.sunAmTimes, 0) AS sunAm, coalesce(s.sunPmTimes, 0) AS sunPm, coalesce(s.wedTimes, 0) AS wed
+ORDER BY i;
+
 // analytics.usageOfSongsAllTime
 // parameters: {"serviceTypes":"LIST<STRING>","ids":"LIST<INTEGER>"}
 UNWIND range(0, size($ids) - 1) AS i
@@ -1361,6 +1368,18 @@ CALL (kept, fromMs, toMs) {
 }
 RETURN i, startMs AS start, services, performances, distinctSongs
 ORDER BY i;
+
+// analytics.songsOfLastServices
+// parameters: {"to":"INTEGER","serviceTypes":"LIST<STRING>","lastServices":"INTEGER"}
+MATCH (v:Service)
+WHERE v.date <= $to AND v.serviceType IN $serviceTypes
+WITH v
+ORDER BY v.date DESC, v.id DESC
+LIMIT $lastServices
+MATCH (s:Song)-[:PERFORMED_IN]->(v)
+WITH DISTINCT s.id AS id
+RETURN id
+ORDER BY id;
 
 // analytics.songsSungOften
 // parameters: {"to":"INTEGER","serviceTypes":"LIST<STRING>","lastServices":"INTEGER","moreThanPercent":"INTEGER"}

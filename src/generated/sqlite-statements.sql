@@ -426,11 +426,15 @@ SELECT s.id, s.name, s.artists, s.ccli_number, s.copyright, u.times, u.first, u.
 
 -- analytics.songRhythms
 SELECT j.key AS i,
-      (SELECT group_concat(p.service_date) FROM performed_in p INDEXED BY performed_in_song_date
+      (SELECT json_group_array(p.service_date) FROM performed_in p INDEXED BY performed_in_song_date
         WHERE p.song_id = j.value AND p.service_date BETWEEN @min AND @max) AS dates,
       (SELECT p.service_date FROM performed_in p INDEXED BY performed_in_song_date
         WHERE p.song_id = j.value AND p.service_date < @min ORDER BY p.service_date DESC LIMIT 1) AS last_before
     FROM json_each(@songIds) j;
+
+-- analytics.songTimesByType
+SELECT j.key AS i, coalesce(u.sun_am_times, 0) AS sun_am, coalesce(u.sun_pm_times, 0) AS sun_pm, coalesce(u.wed_times, 0) AS wed
+    FROM json_each(@songIds) j LEFT JOIN song_usage u ON u.song_id = j.value;
 
 -- analytics.usageOfSongsAllTime
 WITH a AS (
@@ -578,6 +582,17 @@ WITH b AS (
              AND p.service_date BETWEEN counted.lo AND counted.hi)))) AS distinct_songs
     FROM counted
     ORDER BY i;
+
+-- analytics.songsOfLastServices
+WITH run AS MATERIALIZED (
+      SELECT id FROM services INDEXED BY services_date
+      WHERE date <= @to AND (@allTypes OR (service_type = 'SUN_AM' AND @sun_am) OR (service_type = 'SUN_PM' AND @sun_pm) OR (service_type = 'WED' AND @wed))
+      ORDER BY date DESC, id DESC
+      LIMIT @lastServices
+    )
+    SELECT DISTINCT p.song_id AS id
+    FROM run JOIN performed_in p INDEXED BY performed_in_setlist ON p.service_id = run.id
+    ORDER BY p.song_id;
 
 -- analytics.songsSungOften
 WITH run AS MATERIALIZED (

@@ -132,10 +132,26 @@ export interface AnalyticsStore {
   artistUsage(window: AnalyticsWindow, page: { limit?: number; offset?: number }): Promise<Ranked<ArtistUsageRecord>>;
   songsSungOften(query: SungOftenQuery): Promise<SungOftenRecord>;
   /**
+   * The songs of the last `lastServices` services of these types up to `to` (newest first, a later
+   * id first on one date, as songsSungOften's run), each once, by ascending id: a suggestion's pool
+   * of candidates, which needs only their ids (songsSungOften also reads and counts every song).
+   */
+  songsOfLastServices(query: Omit<SungOftenQuery, 'moreThanPercent'>): Promise<number[]>;
+  /**
    * Per song, in the order of `songIds`: the dates of the services holding it within `range`
    * (inclusive, every type), ascending, and its last date before `range.min` (null when none):
    * what src/domain/analytics/rotation.ts works a song's rhythm out from. Two index seeks per song
    * (the song's links in date order), so it costs what the range holds, never the song's history.
    */
   songRhythms(songIds: readonly number[], range: { min: number; max: number }): Promise<SongRhythmData[]>;
+  /**
+   * Per song, in the order of `songIds`: the services holding it over all time, per type (zeros
+   * for an unknown song). One key read of the maintained usage per song, and nothing else: what a
+   * suggestion needs of each of its hundreds of candidates, where usageOfSongs works out every
+   * figure of Song.usage.
+   */
+  songTimesByType(songIds: readonly number[]): Promise<SongTimesByType[]>;
 }
+
+/** Services holding a song over all time, per type (Store.songTimesByType). */
+export type SongTimesByType = Record<ServiceType, number>;

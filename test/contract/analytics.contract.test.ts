@@ -160,6 +160,12 @@ export function analyticsContract(harness: AnalyticsHarness): void {
       expect(await store.songRhythms([], ranges[0])).toEqual([]);
     });
 
+    it('songTimesByType: each song\'s services per type over all time; zeros for unknown songs; same order as asked', async () => {
+      const ids = [60, 1, 2, 55, 3, 9999, 1];
+      expect(await store.songTimesByType(ids)).toEqual(ids.map((id) => ref.timesByType(id)));
+      expect(await store.songTimesByType([])).toEqual([]);
+    });
+
     it('songsSungWith', async () => {
       for (const window of windows()) {
         for (const songId of [1, 2, 17, 58]) {
@@ -251,6 +257,7 @@ export function analyticsContract(harness: AnalyticsHarness): void {
             const q = { to, serviceTypes, lastServices, moreThanPercent };
             const expected = ref.songsSungOften(q);
             expect(await store.songsSungOften(q)).toEqual(expected);
+            expect(await store.songsOfLastServices({ to, serviceTypes, lastServices })).toEqual(ref.songsOfLastServices({ to, serviceTypes, lastServices }));
             found += expected.songs.length;
           }
         }
@@ -564,6 +571,7 @@ describe('analytics on random small histories (fast-check, SQLite vs the referen
             expect(await store.songsSungWith(songIds[0], window, 20)).toEqual(ref.songsSungWith(songIds[0], window, 20));
             const range = { min: from ?? at({ day: 0, time: '00:00' }), max: to ?? at({ day: 9, time: '23:59' }) };
             if (range.min <= range.max) expect(await store.songRhythms(songIds, range)).toEqual(songIds.map((id) => ref.rhythm(id, range)));
+            expect(await store.songTimesByType(songIds)).toEqual(songIds.map((id) => ref.timesByType(id)));
             expect(await store.artistUsage(window, {})).toEqual(ref.artistUsage(window, {}));
             const all = { from: null, to: null, serviceTypes };
             const rotation: SongUsageQuery = { window: all, sort: 'LEAST_RECENTLY_SUNG', includeUnsung: true, lastBefore: from ?? 0 };
@@ -573,6 +581,7 @@ describe('analytics on random small histories (fast-check, SQLite vs the referen
             for (const [lastServices, moreThanPercent] of [[3, 0], [5, 40]]) {
               const often = { to, serviceTypes, lastServices, moreThanPercent };
               expect(await store.songsSungOften(often)).toEqual(ref.songsSungOften(often));
+              expect(await store.songsOfLastServices({ to, serviceTypes, lastServices })).toEqual(ref.songsOfLastServices({ to, serviceTypes, lastServices }));
             }
             // Suggestions for a day of the history (its 23:30 services near the week's and day's
             // edges in this zone), as a new service and as its first service, beside a few songs.

@@ -83,6 +83,12 @@ export class Reference {
     return { dates: dates.filter((d) => d >= range.min && d <= range.max), lastBefore: before.length ? before[before.length - 1] : null };
   }
 
+  /** Store.songTimesByType recounted: the song's services of each type over all time. */
+  timesByType(songId: number): Record<ServiceType, number> {
+    const mine = this.performances.filter((p) => p.song.id === songId);
+    return Object.fromEntries(SERVICE_TYPES.map((t) => [t, mine.filter((p) => p.service.serviceType === t).length])) as Record<ServiceType, number>;
+  }
+
   stats(songId: number, w: AnalyticsWindow): UsageStats {
     const mine = this.performances.filter((p) => p.song.id === songId).filter(this.inWindow(w));
     const dates = mine.map((p) => p.service.date);
@@ -135,6 +141,11 @@ export class Reference {
     }
     rows.sort((a, b) => b.together - a.together || b.jaccard - a.jaccard || a.song.id - b.song.id);
     return rows.slice(0, limit);
+  }
+
+  /** Store.songsOfLastServices recounted: the songs of the run songsSungOften counts, by id. */
+  songsOfLastServices(q: Omit<SungOftenQuery, 'moreThanPercent'>): number[] {
+    return [...new Set(this.songsSungOften({ ...q, moreThanPercent: 0 }).songs.map((s) => s.song.id))].sort((a, b) => a - b);
   }
 
   songsSungOften(q: SungOftenQuery): SungOftenRecord {

@@ -173,6 +173,11 @@ const EXPECTED: Record<string, Expected> = {
   // Each song's links in the window off performed_in_song; the rows put in $ids order.
   usageOfSongs: { reads: ['performed_in_song'], sorts: ['Sort(performed_in_song)'] },
   usageOfSongsAllTime: byIds('song_id'),
+  // A suggestion's pool: the run as songsSungOften's (the date index backwards, cut at the limit),
+  // its services' songs expanded, distinct; the one Sort puts those few hundred ids in order.
+  songsOfLastServices: { reads: ['service_date'], sorts: ['Sort(service_date)'] },
+  // A suggestion's candidates' counts per type: each song's unique seek, nothing else.
+  songTimesByType: byIds('song_id'),
   // A song's rhythm: its links within the horizon, then its last one before it, each a seek of
   // performed_in_song in index order (the second stops at its first row); the rows put in $ids order.
   songRhythms: { reads: ['performed_in_song'], sorts: ['Sort(rows)'] },

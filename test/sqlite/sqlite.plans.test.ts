@@ -145,6 +145,23 @@ test('songRhythms seeks each song\'s range of performed_in_song_date, twice', ()
   expect(detail.filter((d) => /^SCAN (?!j\b)/.test(d) || d.includes('TEMP B-TREE'))).toEqual([]);
 });
 
+// A suggestion's pool: the run off services_date walked backwards, each service's setlist by its
+// index; the songs' ids only (no songs row read), made distinct and ordered in one temp b-tree.
+test('songsOfLastServices reads the run and its setlists, no song row and no history', () => {
+  const detail = (db.prepare(`EXPLAIN QUERY PLAN ${ANALYTICS_SQL.songsOfLastServices}`).all({
+    to: 0, lastServices: 156, allTypes: 1, sun_am: 1, sun_pm: 1, wed: 1,
+  }) as { detail: string }[]).map((r) => r.detail);
+  expect(detail).toEqual(expect.arrayContaining([expect.stringMatching(/^SEARCH services USING (COVERING )?INDEX services_date \(date<\?\)$/), expect.stringMatching(/^SEARCH p USING (COVERING )?INDEX performed_in_setlist \(service_id=\?\)$/)]));
+  expect(detail.filter((d) => /\bsongs\b|song_usage|performed_in_song|SCAN (?!run\b)/.test(d))).toEqual([]);
+});
+
+// A suggestion's candidates' counts per type: a primary-key read of song_usage per song, nothing else.
+test('songTimesByType reads song_usage by primary key per song', () => {
+  const detail = (db.prepare(`EXPLAIN QUERY PLAN ${ANALYTICS_SQL.songTimesByType}`).all({ songIds: '[1, 2]' }) as { detail: string }[]).map((r) => r.detail);
+  expect(detail).toContain('SEARCH u USING INTEGER PRIMARY KEY (rowid=?) LEFT-JOIN');
+  expect(detail.filter((d) => d.includes('TEMP B-TREE') || /performed_in|services|song_pair/.test(d) || (/^SCAN/.test(d) && !/^SCAN j\b/.test(d)))).toEqual([]);
+});
+
 // Song.usage over all time for a batch (a suggestion's candidates): a primary-key read of
 // song_usage per song, no grouping or sort, nothing of the history.
 test('usageOfSongsAllTime reads song_usage by primary key per song', () => {

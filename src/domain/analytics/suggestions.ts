@@ -113,23 +113,42 @@ const weeks = (w: number) => {
 
 const times = (n: number) => (n === 1 ? '1 time' : `${n} times`);
 
-/** A candidate's score, its parts (their values sum to it) and the reasons in words. */
-export function scoreCandidate(target: SuggestionTarget, chosen: readonly ChosenSong[], f: CandidateFacts): Scored {
+/** A candidate's score and its parts (their values sum to it), without the words. */
+export interface Scoring {
+  score: number;
+  parts: ScorePart[];
+  rotation: SongRotation;
+  /** Per chosen song, the share of its services that held the candidate. */
+  shares: number[];
+  /** The service type's share of the candidate's services. */
+  typeShare: number;
+}
+
+/**
+ * A candidate's score: every candidate is scored, and only those kept are put in words
+ * (reasonsOf), so what a request spends on words follows its `limit`, not its candidates.
+ */
+export function scoreOf(target: SuggestionTarget, chosen: readonly ChosenSong[], f: CandidateFacts): Scoring {
   const rotation = rotationOf(f.rhythm, target.dayStart, ROTATION_DEFAULTS);
   const shares = chosen.map((c, i) => (c.timesSung > 0 ? f.together[i] / c.timesSung : 0));
+  const typeShare = f.timesSung > 0 ? f.timesOfType / f.timesSung : 0;
   const raw: Record<ScorePartName, number> = {
     fit: chosen.length ? shares.reduce((a, b) => a + b, 0) / chosen.length : 0,
     due: dueness(rotation),
-    serviceType: f.timesSung > 0 ? f.timesOfType / f.timesSung : 0,
+    serviceType: typeShare,
     new: rotation.state === 'NEW' ? 1 : rotation.state === 'LEARNING' ? 0.5 : 0,
   };
   const parts = (Object.keys(SUGGESTION_WEIGHTS) as ScorePartName[]).map((name) => ({ name, value: round4(SUGGESTION_WEIGHTS[name] * raw[name]) }));
-  const score = round4(parts.reduce((a, p) => a + p.value, 0));
+  return { score: round4(parts.reduce((a, p) => a + p.value, 0)), parts, rotation, shares, typeShare };
+}
 
+/** The reasons in words for a scored candidate. */
+export function reasonsOf(target: SuggestionTarget, chosen: readonly ChosenSong[], together: readonly number[], s: Scoring): string[] {
+  const { rotation, shares } = s;
   const reasons: string[] = [];
   // The two chosen songs it fits best, best first (ties in the chosen order).
   const fits = chosen
-    .map((c, i) => ({ c, together: f.together[i], share: shares[i], i }))
+    .map((c, i) => ({ c, together: together[i], share: shares[i], i }))
     .filter((x) => x.together > 0)
     .sort((a, b) => b.share - a.share || a.i - b.i)
     .slice(0, 2);
@@ -137,8 +156,14 @@ export function scoreCandidate(target: SuggestionTarget, chosen: readonly Chosen
   if (rotation.due) reasons.push(`last sung ${weeks(rotation.weeksSinceLastSung!)} ago; usually every ${rotation.usualIntervalWeeks! < 1.5 ? 'week' : weeks(rotation.usualIntervalWeeks!)}`);
   if (rotation.state === 'NEW') reasons.push(`new: sung ${times(rotation.timesInHorizon)}, keep it going`);
   if (rotation.state === 'LEARNING') reasons.push(`being learnt: sung ${times(rotation.timesInHorizon)} since it was introduced`);
-  if (raw.serviceType > 0) reasons.push(`${Math.round(raw.serviceType * 100)}% of its services were ${TYPE_WORDS[target.serviceType]}`);
-  return { score, parts, reasons, rotation };
+  if (s.typeShare > 0) reasons.push(`${Math.round(s.typeShare * 100)}% of its services were ${TYPE_WORDS[target.serviceType]}`);
+  return reasons;
+}
+
+/** A candidate's score, its parts (their values sum to it) and the reasons in words. */
+export function scoreCandidate(target: SuggestionTarget, chosen: readonly ChosenSong[], f: CandidateFacts): Scored {
+  const s = scoreOf(target, chosen, f);
+  return { score: s.score, parts: s.parts, reasons: reasonsOf(target, chosen, f.together, s), rotation: s.rotation };
 }
 
 /** 0 when not due; from there up to 1 at twice its usual interval (an interval under a day counts as a day). */

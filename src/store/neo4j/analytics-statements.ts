@@ -294,6 +294,13 @@ CALL (songId) {
 RETURN i, dates, before
 ORDER BY i`,
 
+  /** Store.songTimesByType: each song's maintained counts per type (its unique seek); zeros for unknown ids. */
+  songTimesByType: `
+UNWIND range(0, size($ids) - 1) AS i
+OPTIONAL MATCH (s:Song {id: $ids[i]})
+RETURN i, coalesce(s.sunAmTimes, 0) AS sunAm, coalesce(s.sunPmTimes, 0) AS sunPm, coalesce(s.wedTimes, 0) AS wed
+ORDER BY i`,
+
   /** All-time Song.usage: the songs' maintained usage of the asked types; zeros for unknown ids. */
   usageOfSongsAllTime: `
 UNWIND range(0, size($ids) - 1) AS i
@@ -438,6 +445,17 @@ ORDER BY i`,
    * than $moreThanPercent of them, most often first. Always one row, `songs` empty when none
    * qualifies (aggregations without grouping keys answer one row on no input).
    */
+  songsOfLastServices: `
+MATCH (v:Service)
+WHERE v.date <= $to AND v.serviceType IN $serviceTypes
+WITH v
+ORDER BY v.date DESC, v.id DESC
+LIMIT $lastServices
+MATCH (s:Song)-[:PERFORMED_IN]->(v)
+WITH DISTINCT s.id AS id
+RETURN id
+ORDER BY id`,
+
   songsSungOften: `
 CALL () {
   MATCH (v:Service)
@@ -532,6 +550,7 @@ export const ANALYTICS_PARAMS = {
   songUsageAllTimeByFirstSung: ALL_TYPES_PARAMS,
   usageOfSongs: { ...WINDOW, ids: 'LIST<INTEGER>' },
   songRhythms: { ids: 'LIST<INTEGER>', min: 'INTEGER', max: 'INTEGER' },
+  songTimesByType: { ids: 'LIST<INTEGER>' },
   usageOfSongsAllTime: { serviceTypes: 'LIST<STRING>', ids: 'LIST<INTEGER>' },
   songsSungWith: { ...WINDOW, songId: 'INTEGER', limit: 'INTEGER' },
   songsSungWithAllTime: { serviceTypes: 'LIST<STRING>', songId: 'INTEGER', limit: 'INTEGER' },
@@ -545,6 +564,7 @@ export const ANALYTICS_PARAMS = {
     mask: 'INTEGER',
   },
   songsSungOften: { to: 'INTEGER', serviceTypes: 'LIST<STRING>', lastServices: 'INTEGER', moreThanPercent: 'INTEGER' },
+  songsOfLastServices: { to: 'INTEGER', serviceTypes: 'LIST<STRING>', lastServices: 'INTEGER' },
   artistUsage: { ...WINDOW, offset: 'INTEGER', limit: 'INTEGER' },
   artistUsageAllTime: { offset: 'INTEGER', limit: 'INTEGER' },
   artistUsageAllTimeOfTypes: { serviceTypes: 'LIST<STRING>', offset: 'INTEGER', limit: 'INTEGER' },

@@ -2,7 +2,7 @@ import type { SongRhythmData } from '../../domain/analytics/rotation';
 import type { ManagedTransaction, Record as Neo4jRecord } from 'neo4j-driver';
 import type { ServiceType } from '../../generated/graphql';
 import { boundsOf, NO_LIMIT, sungOften, usageStats, type UsageColumns } from '../analytics-shape';
-import type { AnalyticsStore, AnalyticsWindow, SongUsageQuery, SungOftenQuery } from '../analytics-types';
+import type { AnalyticsStore, AnalyticsWindow, SongTimesByType, SongUsageQuery, SungOftenQuery } from '../analytics-types';
 import {
   ANALYTICS_CYPHER,
   ANALYTICS_PARAMS,
@@ -151,6 +151,17 @@ export class Neo4jAnalytics implements AnalyticsStore {
       const before = (r.get('before') as unknown[]).map((d) => fromInt(d, 'date'));
       return { dates: (r.get('dates') as unknown[]).map((d) => fromInt(d, 'date')), lastBefore: before[0] ?? null };
     });
+  }
+
+  async songTimesByType(songIds: readonly number[]): Promise<SongTimesByType[]> {
+    if (songIds.length === 0) return [];
+    const rows = await this.run('songTimesByType', { ids: songIds });
+    return rows.map((r) => ({ SUN_AM: fromInt(r.get('sunAm'), 'times'), SUN_PM: fromInt(r.get('sunPm'), 'times'), WED: fromInt(r.get('wed'), 'times') }));
+  }
+
+  async songsOfLastServices(q: Omit<SungOftenQuery, 'moreThanPercent'>): Promise<number[]> {
+    const rows = await this.run('songsOfLastServices', { to: boundsOf({ from: null, to: q.to }).to, serviceTypes: [...q.serviceTypes], lastServices: q.lastServices });
+    return rows.map((r) => fromInt(r.get('id'), 'song id'));
   }
 
   async songsSungOften(q: SungOftenQuery) {

@@ -174,6 +174,8 @@ export class Neo4jStore implements Store {
   artistUsage: Store['artistUsage'] = (w, page) => this.analytics.artistUsage(w, page);
   songsSungOften: Store['songsSungOften'] = (q) => this.analytics.songsSungOften(q);
   songRhythms: Store['songRhythms'] = (ids, range) => this.analytics.songRhythms(ids, range);
+  songTimesByType: Store['songTimesByType'] = (ids) => this.analytics.songTimesByType(ids);
+  songsOfLastServices: Store['songsOfLastServices'] = (q) => this.analytics.songsOfLastServices(q);
 
   private async transact<T>(
     mode: 'READ' | 'WRITE',

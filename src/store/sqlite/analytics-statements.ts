@@ -137,18 +137,26 @@ export const ANALYTICS_SQL = {
 
   /**
    * Store.songRhythms: per song (@songIds, in order), its links' dates within the range from its
-   * range of performed_in_song_date, as one text (`group_concat`), and the last date before the
+   * range of performed_in_song_date, as one JSON array (`json_group_array`), and the last date before the
    * range (one step back from the range's start in that index). One row a song: a row per date
    * (a thousand candidates' rhythms on a dense history are thousands of dates) cost three times as
    * much, most of it in making a JavaScript object per row.
    */
   songRhythms: `
     SELECT j.key AS i,
-      (SELECT group_concat(p.service_date) FROM performed_in p INDEXED BY performed_in_song_date
+      (SELECT json_group_array(p.service_date) FROM performed_in p INDEXED BY performed_in_song_date
         WHERE p.song_id = j.value AND p.service_date BETWEEN @min AND @max) AS dates,
       (SELECT p.service_date FROM performed_in p INDEXED BY performed_in_song_date
         WHERE p.song_id = j.value AND p.service_date < @min ORDER BY p.service_date DESC LIMIT 1) AS last_before
     FROM json_each(@songIds) j`,
+  /**
+   * Store.songTimesByType: per song (@songIds, in order), its maintained counts per type, one
+   * primary-key read of song_usage (no figure worked out: usageOfSongsAllTime's sixteen columns
+   * cost three times as much for a suggestion's candidates).
+   */
+  songTimesByType: `
+    SELECT j.key AS i, coalesce(u.sun_am_times, 0) AS sun_am, coalesce(u.sun_pm_times, 0) AS sun_pm, coalesce(u.wed_times, 0) AS wed
+    FROM json_each(@songIds) j LEFT JOIN song_usage u ON u.song_id = j.value`,
   /**
    * Song.usage over all time for a batch of songs: one primary-key read of song_usage per song (no
    * grouping: the windowed statement below unions and groups, a third of the time for the 500
@@ -297,6 +305,17 @@ export const ANALYTICS_SQL = {
    * row for the run (its count and first and last dates) even when no song qualifies: the song
    * columns are then NULL.
    */
+  songsOfLastServices: `
+    WITH run AS MATERIALIZED (
+      SELECT id FROM services INDEXED BY services_date
+      WHERE date <= @to AND ${typeFlag('service_type')}
+      ORDER BY date DESC, id DESC
+      LIMIT @lastServices
+    )
+    SELECT DISTINCT p.song_id AS id
+    FROM run JOIN performed_in p INDEXED BY performed_in_setlist ON p.service_id = run.id
+    ORDER BY p.song_id`,
+
   songsSungOften: `
     WITH run AS MATERIALIZED (
       SELECT id, date FROM services INDEXED BY services_date

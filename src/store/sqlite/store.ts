@@ -208,6 +208,14 @@ export class SqliteStore implements Store {
     return this.guard(() => this.analytics.songRhythms(songIds, range));
   }
 
+  songsOfLastServices(query: Omit<SungOftenQuery, 'moreThanPercent'>) {
+    return this.guard(() => this.analytics.songsOfLastServices(query));
+  }
+
+  songTimesByType(songIds: readonly number[]) {
+    return this.guard(() => this.analytics.songTimesByType(songIds));
+  }
+
   private stmt(name: StatementName): Database.Statement {
     let s = this.stmts.get(name);
     if (!s) {
