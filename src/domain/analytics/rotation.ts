@@ -62,10 +62,11 @@ export interface SongRotation {
 /** The window a store reads for `asOf` and a horizon: inclusive epoch-ms bounds. */
 export const rhythmWindow = (asOf: number, horizonWeeks: number) => ({ min: asOf - horizonWeeks * WEEK_MS, max: asOf });
 
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+/** Median of a typed array, sorted in place (numerically, natively: no comparator to call). */
+function median(xs: Float64Array): number {
+  xs.sort();
+  const mid = Math.floor(xs.length / 2);
+  return xs.length % 2 ? xs[mid] : (xs[mid - 1] + xs[mid]) / 2;
 }
 
 /**
@@ -78,7 +79,9 @@ export function rotationOf(data: SongRhythmData, asOf: number, t: RotationThresh
   const { dates, lastBefore } = data;
   const last = dates.length > 0 ? dates[dates.length - 1] : lastBefore;
   const weeksSinceLastSung = last === null ? null : (asOf - last) / WEEK_MS;
-  const gaps = dates.slice(1).map((d, i) => (d - dates[i]) / WEEK_MS);
+  // A popular song's horizon holds hundreds of dates: the gaps go in a typed array.
+  const gaps = new Float64Array(Math.max(dates.length - 1, 0));
+  for (let i = 1; i < dates.length; i++) gaps[i - 1] = (dates[i] - dates[i - 1]) / WEEK_MS;
   const usualIntervalWeeks = gaps.length > 0 ? median(gaps) : null;
   const state: RotationState =
     weeksSinceLastSung === null ? 'NEVER_SUNG'
