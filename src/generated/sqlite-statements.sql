@@ -585,7 +585,7 @@ WITH b AS (
 
 -- analytics.songsOfLastServices
 WITH run AS MATERIALIZED (
-      SELECT id FROM services INDEXED BY services_date
+      SELECT id, date FROM services INDEXED BY services_date
       WHERE date <= @to AND (@allTypes OR (service_type = 'SUN_AM' AND @sun_am) OR (service_type = 'SUN_PM' AND @sun_pm) OR (service_type = 'WED' AND @wed))
       ORDER BY date DESC, id DESC
       LIMIT @lastServices

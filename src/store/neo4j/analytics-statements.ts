@@ -23,6 +23,16 @@ import { LINK_ENDS, TYPE_MASKS, USAGE_TYPES, type ParamDecl } from './statements
  * empty. Paged statements return the full count as `total` on every row.
  */
 
+/**
+ * The run songsSungOften counts and songsOfLastServices reads: the last $lastServices services of
+ * the types up to $to (the Service.date index from $to backwards; a later id first on one date).
+ */
+const LAST_SERVICES = `MATCH (v:Service)
+WHERE v.date <= $to AND v.serviceType IN $serviceTypes
+WITH v
+ORDER BY v.date DESC, v.id DESC
+LIMIT $lastServices`;
+
 const IN_WINDOW = (r: string) => `${r}.date >= $from AND ${r}.date <= $to AND ${r}.serviceType IN $serviceTypes`;
 
 /**
@@ -439,30 +449,22 @@ CALL (kept, fromMs, toMs) {
 RETURN i, startMs AS start, services, performances, distinctSongs
 ORDER BY i`,
 
-  /**
-   * Overuse at a glance: the last $lastServices services of the types up to $to (the Service.date
-   * index from $to backwards; a later id first on one date), then the songs sung in strictly more
-   * than $moreThanPercent of them, most often first. Always one row, `songs` empty when none
-   * qualifies (aggregations without grouping keys answer one row on no input).
-   */
+  /** A suggestion's pool: the songs of the run (LAST_SERVICES), each once by id. */
   songsOfLastServices: `
-MATCH (v:Service)
-WHERE v.date <= $to AND v.serviceType IN $serviceTypes
-WITH v
-ORDER BY v.date DESC, v.id DESC
-LIMIT $lastServices
+${LAST_SERVICES}
 MATCH (s:Song)-[:PERFORMED_IN]->(v)
 WITH DISTINCT s.id AS id
 RETURN id
 ORDER BY id`,
 
+  /**
+   * Overuse at a glance: the run (LAST_SERVICES), then the songs sung in strictly more than
+   * $moreThanPercent of its services, most often first. Always one row, `songs` empty when none
+   * qualifies (aggregations without grouping keys answer one row on no input).
+   */
   songsSungOften: `
 CALL () {
-  MATCH (v:Service)
-  WHERE v.date <= $to AND v.serviceType IN $serviceTypes
-  WITH v
-  ORDER BY v.date DESC, v.id DESC
-  LIMIT $lastServices
+  ${LAST_SERVICES.replace(/\n/g, '\n  ')}
   RETURN collect(v) AS run, min(v.date) AS firstService, max(v.date) AS lastService
 }
 WITH run, size(run) AS services, firstService, lastService

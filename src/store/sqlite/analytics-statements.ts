@@ -88,6 +88,18 @@ const statsColumns = `
 /** Whether service type `col` is one asked for: @allTypes, else by the @sun_am/@sun_pm/@wed flags. */
 const typeFlag = (col: string) =>
   `(@allTypes OR ${USAGE_TYPES.map(([type, c]) => `(${col} = '${type}' AND @${c})`).join(' OR ')})`;
+
+/**
+ * The run songsSungOften counts and songsOfLastServices reads: the last @lastServices services of
+ * the types up to @to (services_date walked backwards from @to, newest first; a later id first on
+ * one date).
+ */
+const LAST_SERVICES_RUN = `run AS MATERIALIZED (
+      SELECT id, date FROM services INDEXED BY services_date
+      WHERE date <= @to AND ${typeFlag('service_type')}
+      ORDER BY date DESC, id DESC
+      LIMIT @lastServices
+    )`;
 const inTypes = (col: string) => `${col} IN (SELECT value FROM json_each(@types))`;
 const inWindow = (col: string) => `${col} BETWEEN @from AND @to`;
 
@@ -137,10 +149,10 @@ export const ANALYTICS_SQL = {
 
   /**
    * Store.songRhythms: per song (@songIds, in order), its links' dates within the range from its
-   * range of performed_in_song_date, as one JSON array (`json_group_array`), and the last date before the
-   * range (one step back from the range's start in that index). One row a song: a row per date
-   * (a thousand candidates' rhythms on a dense history are thousands of dates) cost three times as
-   * much, most of it in making a JavaScript object per row.
+   * range of performed_in_song_date, as one JSON array (`json_group_array`), and the last date
+   * before the range (one step back from the range's start in that index). One row a song: a row
+   * per date (a thousand candidates' rhythms on a dense history are thousands of dates) cost three
+   * times as much, most of it in making a JavaScript object per row.
    */
   songRhythms: `
     SELECT j.key AS i,
@@ -299,30 +311,23 @@ export const ANALYTICS_SQL = {
     ORDER BY i`,
 
   /**
-   * Overuse at a glance: the last @lastServices services of the types up to @to (services_date
-   * walked backwards from @to, newest first; a later id first on one date), and the songs sung in
-   * strictly more than @moreThanPercent of them, read through each service's setlist index. One
-   * row for the run (its count and first and last dates) even when no song qualifies: the song
-   * columns are then NULL.
+   * A suggestion's pool: the songs of the run (below), through each service's setlist index, each
+   * once by id; no song row is read.
    */
   songsOfLastServices: `
-    WITH run AS MATERIALIZED (
-      SELECT id FROM services INDEXED BY services_date
-      WHERE date <= @to AND ${typeFlag('service_type')}
-      ORDER BY date DESC, id DESC
-      LIMIT @lastServices
-    )
+    WITH ${LAST_SERVICES_RUN}
     SELECT DISTINCT p.song_id AS id
     FROM run JOIN performed_in p INDEXED BY performed_in_setlist ON p.service_id = run.id
     ORDER BY p.song_id`,
 
+  /**
+   * Overuse at a glance: the run (LAST_SERVICES_RUN), and the songs sung in strictly more than
+   * @moreThanPercent of its services, read through each service's setlist index. One row for the
+   * run (its count and first and last dates) even when no song qualifies: the song columns are
+   * then NULL.
+   */
   songsSungOften: `
-    WITH run AS MATERIALIZED (
-      SELECT id, date FROM services INDEXED BY services_date
-      WHERE date <= @to AND ${typeFlag('service_type')}
-      ORDER BY date DESC, id DESC
-      LIMIT @lastServices
-    ),
+    WITH ${LAST_SERVICES_RUN},
     head AS (SELECT count(*) AS services, min(date) AS first, max(date) AS last FROM run),
     sung AS (
       SELECT p.song_id, count(*) AS times, max(run.date) AS last
