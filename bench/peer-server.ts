@@ -7,6 +7,11 @@
  *   Mercurius      fastify 5 + mercurius at its defaults, POST /graphql
  *   Yoga           graphql-yoga 5 on node:http with @envelop/graphql-jit, POST /graphql
  *
+ * and two references, not peers: the floor of this service's stack (Express 5, its JSON body
+ * parser and graphql-jit alone) and that floor with Apollo Server 5 in front of graphql-jit as
+ * this service runs it (src/graphql/express-handler.ts, src/graphql/execution.ts), nothing else:
+ * what Apollo itself costs per request.
+ *
  * The peers get the schema this service builds (resolvers, graphql-shield and audit included) and
  * the same per-request context, so every answer runs the same resolver code on the same store.
  * Over IPC: `{ type: 'cpu' }` answers this process's CPU time, for CPU per request (only one of
@@ -18,6 +23,8 @@ import inspector from 'node:inspector';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { ApolloServer } from '@apollo/server';
+import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { useGraphQlJit } from '@envelop/graphql-jit';
 import express from 'express';
 import Fastify from 'fastify';
@@ -30,6 +37,9 @@ import { memoryLimiterStore } from '../src/limits/limiter-store';
 import { TokenService } from '../src/auth/tokens';
 import { loadConfig } from '../src/config';
 import { createContext, type GraphQLContext, type AppDependencies } from '../src/graphql/context';
+import { documentStore } from '../src/graphql/document-store';
+import { compiledExecution } from '../src/graphql/execution';
+import { apolloHandler } from '../src/graphql/express-handler';
 import { buildSchema } from '../src/graphql/schema';
 import { createLogger } from '../src/logger';
 import { startServer } from '../src/server';
@@ -39,7 +49,7 @@ import { seed, type SeedInfo } from './seed';
 export interface PeersReady {
   type: 'ready';
   pid: number;
-  urls: { service: string; mercurius: string; yoga: string; express: string };
+  urls: { service: string; mercurius: string; yoga: string; express: string; apollo: string };
   seed: SeedInfo;
 }
 
@@ -146,6 +156,28 @@ async function main() {
   });
   floorServer.keepAliveTimeout = 65_000;
 
+  // The floor with Apollo Server 5 in front of graphql-jit, as this service wires it, and nothing
+  // else of this service (no middleware, no limits, no plugins of its own): Apollo's own cost.
+  const apollo = new ApolloServer<GraphQLContext>({
+    schema,
+    documentStore: documentStore(),
+    csrfPrevention: false,
+    stopOnTerminationSignals: false,
+    plugins: [compiledExecution((formatted) => formatted), ApolloServerPluginCacheControlDisabled(), ApolloServerPluginLandingPageDisabled()],
+  });
+  await apollo.start();
+  const withApollo = express();
+  withApollo.set('etag', false);
+  withApollo.post(
+    '/graphql',
+    express.json(),
+    apolloHandler(apollo, async (req) => createContext(deps, { authorization: req.headers.authorization, clientAddress: 'unknown' })),
+  );
+  const apolloServer = await new Promise<http.Server>((resolve) => {
+    const server = withApollo.listen(0, '127.0.0.1', () => resolve(server));
+  });
+  apolloServer.keepAliveTimeout = 65_000;
+
   let closing = false;
   const shutdown = async () => {
     if (closing) return;
@@ -153,6 +185,9 @@ async function main() {
     yogaServer.closeAllConnections();
     floorServer.closeAllConnections();
     floorServer.close();
+    apolloServer.closeAllConnections();
+    apolloServer.close();
+    await apollo.stop();
     await new Promise<void>((resolve) => yogaServer.close(() => resolve()));
     await fastify.close();
     await service.close();
@@ -188,7 +223,7 @@ async function main() {
   const ready: PeersReady = {
     type: 'ready',
     pid: process.pid,
-    urls: { service: service.url, mercurius: mercuriusUrl, yoga: listening(yogaServer), express: listening(floorServer) },
+    urls: { service: service.url, mercurius: mercuriusUrl, yoga: listening(yogaServer), express: listening(floorServer), apollo: listening(apolloServer) },
     seed: seeded,
   };
   if (process.send) process.send(ready);

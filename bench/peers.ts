@@ -2,7 +2,8 @@
  * `npm run bench:peers`: this service's /graphql beside fastify + Mercurius and GraphQL Yoga +
  * graphql-jit serving the same schema, resolvers and store in one process (bench/peer-server.ts),
  * as throughput ratios (this / Mercurius, this / Yoga) with p50/p99 latency and server CPU per
- * request; and beside the floor of its own stack (Express 5 and graphql-jit alone), for reference.
+ * request; and beside the floor of its own stack (Express 5 and graphql-jit alone) and that floor
+ * with Apollo Server 5 in front of graphql-jit (what Apollo itself costs), for reference.
  * The answers to each query are compared byte for byte before anything is measured.
  *
  *   npm run bench:peers                    3 rounds of 5 s per server and query, 2 s warm-up
@@ -29,9 +30,9 @@ import { neo4jPeers, neo4jQueries, type Neo4jPeersResult } from './peers-neo4j';
 import { fire, mean, measure, printTable, round, startPeers, summary, type Run } from './peers-load';
 import { formatSummary, summarize } from './profile';
 
-const SERVERS = ['service', 'mercurius', 'yoga', 'express'] as const;
+const SERVERS = ['service', 'mercurius', 'yoga', 'express', 'apollo'] as const;
 type ServerName = (typeof SERVERS)[number];
-const LABELS: Record<ServerName, string> = { service: 'this', mercurius: 'Mercurius', yoga: 'Yoga', express: 'floor' };
+const LABELS: Record<ServerName, string> = { service: 'this', mercurius: 'Mercurius', yoga: 'Yoga', express: 'floor', apollo: 'floor+Apollo' };
 
 type Options = TimedOptions & { stores: ('sqlite' | 'neo4j')[] };
 
@@ -104,7 +105,7 @@ async function sqlitePeers(opts: Options, chosen: Query[]) {
   try {
     const bytes: Record<string, number> = {};
     for (const q of chosen) bytes[q.id] = await checkSame(peers.ready, q);
-    console.log(`checked: the three servers answer each query with the same bytes (${chosen.map((q) => `${q.id} ${bytes[q.id]} B`).join(', ')})`);
+    console.log(`checked: every server answers each query with the same bytes (${chosen.map((q) => `${q.id} ${bytes[q.id]} B`).join(', ')})`);
     const load = os.loadavg()[0];
     if (load > 0.5 * os.cpus().length) console.log(`note: load average ${round(load)} before starting: rely on the ratios`);
     console.log(`bench:peers: ${opts.rounds} round(s) of ${opts.duration} s per server and query, ${opts.connections} connections, order ${SERVERS.join(' ')} per round`);
@@ -153,12 +154,13 @@ async function sqlitePeers(opts: Options, chosen: Query[]) {
     console.log('');
     const all = (r: Result, f: (x: Summary) => number) => SERVERS.map((s) => f(r[s])).join(' | ');
     printTable([
-      ['query', 'this/Mercurius', 'this/Yoga', 'this/floor', 'req/s this | Merc | Yoga | floor', 'CPU ms/req', 'p50 ms', 'p99 ms', 'failures'],
+      ['query', 'this/Mercurius', 'this/Yoga', 'this/floor', 'floor+Apollo/floor', 'req/s this | Merc | Yoga | floor | floor+Apollo', 'CPU ms/req', 'p50 ms', 'p99 ms', 'failures'],
       ...results.map((r) => [
         r.title,
         r.ratios.mercurius.toFixed(2),
         r.ratios.yoga.toFixed(2),
         r.ratios.express.toFixed(2),
+        (r.apollo.rps / r.express.rps).toFixed(2),
         all(r, (x) => x.rps),
         all(r, (x) => x.cpuMsPerRequest),
         all(r, (x) => x.p50),
@@ -168,7 +170,8 @@ async function sqlitePeers(opts: Options, chosen: Query[]) {
     ]);
     console.log(
       '\nratio = this service req/s / the other server\'s (mean over rounds); CPU = server process user+system time per answered request;' +
-        '\nCPU, p50 and p99 columns: this service | Mercurius | Yoga | floor. floor = Express 5 + its JSON parser + graphql-jit alone (no Apollo, no middleware): a reference, not a peer',
+        '\nCPU, p50 and p99 columns: this service | Mercurius | Yoga | floor | floor+Apollo. floor = Express 5 + its JSON parser + graphql-jit alone (no Apollo, no middleware);' +
+        '\nfloor+Apollo = the floor with Apollo Server 5 in front of graphql-jit as this service wires it, nothing else of this service: references, not peers',
     );
 
     const failures = results.reduce((a, r) => a + SERVERS.reduce((b, s) => b + r[s].failures, 0), 0);
