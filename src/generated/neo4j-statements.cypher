@@ -962,6 +962,24 @@ MERGE (q:Sequence {name: 'PERFORMED_IN'})
 SET q.value = q.value + $count
 RETURN q.value AS high;
 
+// recordEvents
+// parameters: {"rows":{"rows":{"key":"STRING","type":"STRING","data":"STRING"}}}
+WITH datetime.transaction().epochMillis AS at
+UNWIND $rows AS row
+CREATE (e:Event {
+  id: 'evt_' + right('0000000000000' + toString(at), 13) + row.key,
+  type: row.type, at: at, data: row.data
+})
+RETURN count(e) AS recorded;
+
+// eventsAfter
+// parameters: {"after":"STRING","limit":"INTEGER"}
+MATCH (e:Event)
+WHERE e.id > $after
+RETURN e.id AS id, e.type AS type, e.at AS at, e.data AS data
+ORDER BY e.id
+LIMIT $limit;
+
 // analytics.songUsage
 // parameters: {"from":"INTEGER","to":"INTEGER","serviceTypes":"LIST<STRING>","includeUnsung":"BOOLEAN","lastBefore":"INTEGER?","firstFrom":"INTEGER?","firstTo":"INTEGER?","offset":"INTEGER","limit":"INTEGER","sort":"STRING"}
 CALL () {
@@ -1559,6 +1577,10 @@ CREATE RANGE INDEX period_range IF NOT EXISTS FOR (p:Period) ON (p.start, p.end)
 // schema.timelineZoneName
 // parameters: {}
 CREATE CONSTRAINT timeline_zone_name IF NOT EXISTS FOR (z:TimelineZone) REQUIRE z.name IS UNIQUE;
+
+// schema.eventId
+// parameters: {}
+CREATE CONSTRAINT event_id IF NOT EXISTS FOR (e:Event) REQUIRE e.id IS UNIQUE;
 
 // data.linkCopies
 // parameters: {"after":"INTEGER"}

@@ -268,6 +268,16 @@ SELECT count(*) FROM users WHERE role = 'ADMIN';
 -- deleteUser
 DELETE FROM users WHERE id = ?;
 
+-- insertEvent
+INSERT INTO events (type, at, data) VALUES (?, ?, ?);
+
+-- eventsAfter
+SELECT seq, type, at, data FROM events WHERE seq > ? ORDER BY seq LIMIT ?;
+
+-- setlistOfService
+SELECT s.id, s.name, s.artists FROM performed_in p JOIN songs s ON s.id = p.song_id
+    WHERE p.service_id = ? ORDER BY p.position, p.id;
+
 -- exportSongs
 SELECT id, name, artists FROM songs ORDER BY id;
 

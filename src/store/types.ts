@@ -1,6 +1,7 @@
 import type { Role, Service, ServiceType, Song, User } from '../generated/graphql';
 import type { SongLicensing } from '../domain/licensing';
 import type { AnalyticsStore } from './analytics-types';
+import type { ChangeEvent } from '../events/changes';
 
 /**
  * A song as lists and relations read it: the schema's Song without its relation fields and its
@@ -210,7 +211,7 @@ export interface ImportedCatalogue {
  * API promises. Batch reads (`*ByIds`, `*For*`) take many keys and answer in one round trip:
  * DataLoader uses them so a request costs a constant number of store calls.
  */
-export interface Store extends RecordStore, AnalyticsStore, TransferStore {
+export interface Store extends RecordStore, AnalyticsStore, TransferStore, EventStore {
   readonly kind: 'sqlite' | 'neo4j';
   /** Resolves when the store answers; rejects otherwise. */
   ping(): Promise<void>;
@@ -298,6 +299,19 @@ export interface RecordStore {
    */
   updateUser(id: number, patch: UserPatch): Promise<UserRecord | null | 'conflict' | 'last-admin'>;
   deleteUser(id: number): Promise<boolean | 'last-admin'>;
+}
+
+/**
+ * The change events each write of `RecordStore` records in its own transaction (the outbox:
+ * src/events/changes.ts): a write that commits has its events, one that fails or answers a
+ * refusal has none.
+ */
+export interface EventStore {
+  /**
+   * Events after the one with id `after` (from the first when absent), in id order, at most
+   * `limit`. An id of another store's form names no event here: nothing follows it.
+   */
+  eventsAfter(after: string | undefined, limit: number): Promise<ChangeEvent[]>;
 }
 
 /** Moving records in bulk: between stores (src/cli/migrate.ts) and from files (src/cli/import.ts). */

@@ -21,7 +21,8 @@ import { Neo4jStore } from '../../src/store/neo4j/store';
 import { CatalogueError } from '../../src/store/catalogue';
 import { SnapshotError } from '../../src/store/snapshot';
 import { SqliteStore } from '../../src/store/sqlite/store';
-import type { ServiceRecord, Snapshot, SongRecord, Store } from '../../src/store/types';
+import type { ServiceRecord, Snapshot, SongRecord, Store, UserRecord } from '../../src/store/types';
+import { EVENT_ID, type ChangeEvent, type NewEvent } from '../../src/events/changes';
 import type { ServiceType } from '../../src/generated/graphql';
 import { DAY, YEAR_1900, YEAR_2200, populateRichly } from '../helpers/rich-data';
 import { queryContract } from './store.queries.contract';
@@ -688,6 +689,155 @@ function storeContract(harness: () => Harness) {
         const u = (await store.createUser({ username: 'x', passwordHash: 'h', role: 'USER' }))!;
         await store.deleteUser(u.id);
         expect((await store.createUser({ username: 'y', passwordHash: 'h', role: 'USER' }))!.id).toBe(u.id + 1);
+      });
+    });
+
+    describe('change events (the outbox: eventsAfter)', () => {
+      /** Every event recorded so far, read a few at a time as a delivery worker would. */
+      async function allEvents(): Promise<ChangeEvent[]> {
+        const out: ChangeEvent[] = [];
+        for (let page = await store.eventsAfter(undefined, 3); page.length > 0; page = await store.eventsAfter(last(page).id, 3)) out.push(...page);
+        return out;
+      }
+      /** The events recorded by `write`, as type and data. */
+      async function recordedBy(write: () => Promise<unknown>): Promise<NewEvent[]> {
+        const before = await allEvents();
+        await write();
+        const now = await allEvents();
+        expect(now.slice(0, before.length)).toEqual(before);
+        return now.slice(before.length).map(({ type, data }) => ({ type, data }) as NewEvent);
+      }
+      const placesOf = (songs: SongRecord[]) => songs.map((song, i) => ({ position: i + 1, song }));
+
+      it('records each write\'s event with the records as they were right after it', async () => {
+        let a!: SongRecord;
+        expect(await recordedBy(async () => (a = await store.createSong({ name: 'A', artists: ['X'] })))).toEqual([
+          { type: 'song.created', data: { song: { id: a.id, name: 'A', artists: ['X'] } } },
+        ]);
+        const [b, c] = await songs(store, 'B', 'C');
+        expect(await recordedBy(() => store.updateSong(a.id, { name: 'A2', ccliNumber: '42' }))).toEqual([
+          { type: 'song.updated', data: { song: { id: a.id, name: 'A2', artists: ['X'] } } },
+        ]);
+        a = { ...a, name: 'A2' };
+        let v!: ServiceRecord;
+        expect(await recordedBy(async () => (v = expectSlotFree(await store.createService({ date: DAY, serviceType: 'SUN_AM' }))))).toEqual([
+          { type: 'service.created', data: { service: { id: v.id, date: DAY, serviceType: 'SUN_AM' } } },
+        ]);
+        expect(await recordedBy(() => store.updateService(v.id, { serviceType: 'WED' }))).toEqual([
+          { type: 'service.updated', data: { service: { id: v.id, date: DAY, serviceType: 'WED' } } },
+        ]);
+        v = { ...v, serviceType: 'WED' };
+        expect(await recordedBy(() => store.replaceSetlist(v.id, [b.id, a.id]))).toEqual([
+          { type: 'setlist.changed', data: { service: v, setlist: placesOf([b, a]) } },
+        ]);
+        expect(await recordedBy(() => store.linkSong(v.id, c.id, 1))).toEqual([
+          { type: 'setlist.changed', data: { service: v, setlist: placesOf([c, b, a]) } },
+        ]);
+        expect(await recordedBy(() => store.unlinkSong(v.id, b.id))).toEqual([
+          { type: 'setlist.changed', data: { service: v, setlist: placesOf([c, a]) } },
+        ]);
+        // A song's delete: its record as it was; the setlists it left send no event of their own.
+        expect(await recordedBy(() => store.deleteSong(c.id))).toEqual([{ type: 'song.deleted', data: { song: c } }]);
+        expect(await setlist(store, v.id)).toEqual(['A2']);
+        expect(await recordedBy(() => store.mergeSongs(a.id, [b.id]))).toEqual([
+          { type: 'songs.merged', data: { song: { id: a.id, name: 'A2', artists: ['X'] }, mergedIds: [b.id] } },
+        ]);
+        expect(await recordedBy(() => store.deleteService(v.id))).toEqual([{ type: 'service.deleted', data: { service: v } }]);
+      });
+
+      it('records a role change, and no event for a user write that changes no role', async () => {
+        const admin = (await store.createUser({ username: 'admin', passwordHash: 'h', role: 'ADMIN' }))!;
+        let u!: UserRecord;
+        expect(await recordedBy(async () => (u = (await store.createUser({ username: 'u', passwordHash: 'h', role: 'USER' }))!))).toEqual([]);
+        expect(await recordedBy(() => store.updateUser(u.id, { username: 'U', passwordHash: 'h2', role: 'USER' }))).toEqual([]);
+        expect(await recordedBy(() => store.updateUser(u.id, { role: 'ADMIN' }))).toEqual([
+          { type: 'user.role_changed', data: { user: { id: u.id, username: 'U', role: 'ADMIN' }, previousRole: 'USER' } },
+        ]);
+        expect(await recordedBy(() => store.updateUser(admin.id, { role: 'USER' }))).toEqual([
+          { type: 'user.role_changed', data: { user: { ...admin, role: 'USER' }, previousRole: 'ADMIN' } },
+        ]);
+        expect(await recordedBy(() => store.deleteUser(admin.id))).toEqual([]);
+      });
+
+      it('records nothing for a write that is refused or finds nothing to change', async () => {
+        const [a, b] = await songs(store, 'A', 'B');
+        const v = expectSlotFree(await store.createService({ date: DAY, serviceType: 'SUN_AM' }));
+        await store.replaceSetlist(v.id, [a.id]);
+        const full = expectSlotFree(await store.createService({ date: 2 * DAY, serviceType: 'SUN_AM' }));
+        const many = await songs(store, ...Array.from({ length: SETLIST_MAX_SONGS }, (_, i) => `S${i}`));
+        await store.replaceSetlist(full.id, idsOf(many));
+        const admin = (await store.createUser({ username: 'admin', passwordHash: 'h', role: 'ADMIN' }))!;
+        const refusals: [string, () => Promise<unknown>, unknown][] = [
+          ['link to a missing song', () => store.linkSong(v.id, 999), 'no-song'],
+          ['link to a missing service', () => store.linkSong(999, a.id), 'no-service'],
+          ['link to a full setlist', () => store.linkSong(full.id, b.id), 'setlist-full'],
+          ['unlink a song not in the setlist', () => store.unlinkSong(v.id, b.id), 'not-linked'],
+          ['replace with a missing song', () => store.replaceSetlist(v.id, [a.id, 999]), 'no-song'],
+          ['update a missing song', () => store.updateSong(999, { name: 'x' }), null],
+          ['delete a missing song', () => store.deleteSong(999), false],
+          ['update a missing service', () => store.updateService(999, { serviceType: 'WED' }), null],
+          ['take a held slot', () => store.createService({ date: DAY, serviceType: 'SUN_AM' }), { slotTakenBy: v.id }],
+          ['move onto a held slot', () => store.updateService(full.id, { date: DAY }), { slotTakenBy: v.id }],
+          ['delete a missing service', () => store.deleteService(999), false],
+          ['merge a missing song', () => store.mergeSongs(a.id, [999]), { refused: 'no-song', songId: 999 }],
+          ['demote the last admin', () => store.updateUser(admin.id, { role: 'USER' }), 'last-admin'],
+        ];
+        for (const [what, write, answer] of refusals) {
+          const events = await recordedBy(async () => expect(await write()).toEqual(answer));
+          expect({ what, events }).toEqual({ what, events: [] });
+        }
+      });
+
+      it('gives unique ids in the order of the writes, read after any id, a page at a time', async () => {
+        const made = await songs(store, 'A', 'B', 'C', 'D', 'E');
+        const events = await allEvents();
+        expect(events.map((e) => (e.data as { song: SongRecord }).song.id)).toEqual(idsOf(made));
+        const eventIds = events.map((e) => e.id);
+        expect(new Set(eventIds).size).toBe(5);
+        expect([...eventIds].sort()).toEqual(eventIds);
+        for (const id of eventIds) expect(id).toMatch(EVENT_ID);
+        for (const e of events) expect(Math.abs(e.timestamp - Date.now())).toBeLessThan(60_000);
+        expect(await store.eventsAfter(eventIds[1], 2)).toEqual(events.slice(2, 4));
+        expect(await store.eventsAfter(last(eventIds), 10)).toEqual([]);
+        // An id of the other store's form names no event here: nothing follows it.
+        const foreign = eventIds[0].length > 20 ? 'evt_0000000000000001' : 'evt_1764000000000000000000100000a1b2c3d4';
+        expect(await store.eventsAfter(foreign, 10)).toEqual([]);
+      });
+
+      it('gives each of many concurrent setlist writes its own event (one transaction for several on Neo4j)', async () => {
+        const pool = await songs(store, 'A', 'B', 'C', 'D');
+        const services: ServiceRecord[] = [];
+        for (let i = 0; i < 6; i++) services.push(expectSlotFree(await store.createService({ date: (i + 1) * DAY, serviceType: 'SUN_AM' })));
+        const [x] = services;
+        const before = (await allEvents()).length;
+        // Four writes to one service and one to each of five others, all at once (a write that
+        // fails would send each of a Neo4j batch's writes alone: none here).
+        const answers = await Promise.all([
+          ...pool.map((song) => store.linkSong(x.id, song.id)),
+          ...services.slice(1).map((v, i) => store.linkSong(v.id, pool[i % pool.length].id)),
+        ]);
+        expect(answers).toEqual(Array(9).fill('ok'));
+        const events = (await allEvents()).slice(before);
+        expect(events).toHaveLength(9);
+        // Each event shows the setlist its write left; the last one of x shows the whole.
+        const ofX = events.filter((e) => e.type === 'setlist.changed' && e.data.service.id === x.id);
+        expect(ofX.map((e) => (e.data as { setlist: unknown[] }).setlist.length)).toEqual([1, 2, 3, 4]);
+        expect(names((last(ofX).data as { setlist: { song: SongRecord }[] }).setlist.map((p) => p.song))).toEqual(await setlist(store, x.id));
+        for (const [i, v] of services.slice(1).entries()) {
+          expect(events.filter((e) => e.type === 'setlist.changed' && e.data.service.id === v.id).map((e) => e.data)).toEqual([
+            { service: v, setlist: placesOf([pool[i % pool.length]]) },
+          ]);
+        }
+      });
+
+      it('records nothing for bulk transfers (a catalogue import, a snapshot import)', async () => {
+        const [a] = await songs(store, 'A');
+        const before = await allEvents();
+        await store.importCatalogue({ songs: [{ name: 'New', artists: [] }], services: [{ service: { date: DAY, serviceType: 'WED' }, songIds: [a.id] }] });
+        const { store: source, snapshot } = await richSource();
+        await source.close();
+        await store.importSnapshot(snapshot);
+        expect(await allEvents()).toEqual(before);
       });
     });
 

@@ -56,7 +56,7 @@ function value(name: string, type: ParamType): unknown {
     min: START, max: START + 365 * DAY, from: START, to: START + 365 * DAY, songId: 7,
     serviceIds: [1, 2], includeUnsung: true, lastBefore: null, firstFrom: null, firstTo: null, sort: 'TIMES_SUNG',
     lastServices: 12, moreThanPercent: 50, otherId: 9, sunAm: 1, sunPm: 0, wed: 0, zone: 'UTC', mask: 7,
-    serviceId: 5, removed: [3], position: 2, seq: 900, was: true, is: true,
+    serviceId: 5, removed: [3], position: 2, seq: 900, was: true, is: true, after: 'evt_1764000000000000000000100000a1b2c3d4',
   };
   // moveUsage rows: per type deltas and dates (the ends sought again when a removed date reaches them).
   if (/(Times|Openers|Closers)$/.test(name)) byName[name] = 1;
@@ -234,6 +234,8 @@ const EXPECTED: Record<string, Expected> = {
   artistUsage: { reads: ['performed_in_date'], sorts: ['Sort(performed_in_date)'] },
   artistUsageAllTime: { reads: ['artist_usage_times'] },
   artistUsageAllTimeOfTypes: { reads: ['artist_key'], sorts: ['Sort(artist_key)'] },
+  // The outbox after an id: the Event(id) index in its order, stopping at the limit.
+  eventsAfter: { reads: ['event_id'] },
 };
 
 const target = neo4jTarget();

@@ -171,3 +171,12 @@ test('usageOfSongsAllTime reads song_usage by primary key per song', () => {
   expect(detail).toContain('SEARCH u USING INTEGER PRIMARY KEY (rowid=?) LEFT-JOIN');
   expect(detail.filter((d) => d.includes('TEMP B-TREE') || /performed_in|services/.test(d) || (/^SCAN/.test(d) && !/^SCAN j\b/.test(d)))).toEqual([]);
 });
+
+test('the outbox is read after an event by its primary key, and a setlist event reads only its service\'s links', () => {
+  const detail = (sql: string, ...params: unknown[]) => (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((r) => r.detail);
+  expect(detail(SQL.eventsAfter, 0, 10)).toEqual([expect.stringMatching(/^SEARCH events USING INTEGER PRIMARY KEY \(rowid>\?\)$/)]);
+  expect(detail(SQL.setlistOfService, 1)).toEqual([
+    expect.stringMatching(/^SEARCH p USING INDEX performed_in_setlist \(service_id=\?\)$/),
+    expect.stringMatching(/^SEARCH s USING INTEGER PRIMARY KEY/),
+  ]);
+});

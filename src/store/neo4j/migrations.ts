@@ -87,6 +87,8 @@ export const SCHEMA_CYPHER = {
   periodKey: 'CREATE CONSTRAINT period_key IF NOT EXISTS FOR (p:Period) REQUIRE p.key IS UNIQUE',
   periodRange: 'CREATE RANGE INDEX period_range IF NOT EXISTS FOR (p:Period) ON (p.start, p.end)',
   timelineZoneName: 'CREATE CONSTRAINT timeline_zone_name IF NOT EXISTS FOR (z:TimelineZone) REQUIRE z.name IS UNIQUE',
+  // The outbox (./event-statements.ts): ids unique, and read after an id in their order.
+  eventId: 'CREATE CONSTRAINT event_id IF NOT EXISTS FOR (e:Event) REQUIRE e.id IS UNIQUE',
 } as const;
 
 /** Rows (services, songs) per transaction of a batched data change. */

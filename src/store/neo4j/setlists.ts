@@ -1,12 +1,14 @@
 import type { ManagedTransaction, Record as Neo4jRecord } from 'neo4j-driver';
 import { orderAfterLink, orderAfterUnlink, placesToWrite, wouldOverfill, type PlacedSong } from '../../domain/setlist';
-import type { LinkSongResult, ServicePatch, ServiceRecord } from '../types';
+import { changes, type NewEvent } from '../../events/changes';
+import type { ServiceType } from '../../generated/graphql';
+import type { LinkSongResult, ServicePatch, ServiceRecord, SongRecord } from '../types';
 import { maintain, moveArtists, movePairs, movePeriods, moveUsage } from './aggregates';
 import type { SetlistState, SetlistTransition } from './maintained';
 import type { LinkSeqs } from './link-seqs';
 import { artistDeltas, artistsOut } from './usage';
 import { run } from './run';
-import { fromInt, toService } from './values';
+import { fromInt, toService, toSong } from './values';
 import { WritePlan, wrote, type LockedService } from './write-plan';
 
 /**
@@ -39,11 +41,11 @@ const placedOf = (v: LockedService): PlacedSong[] => v.songIds.map((songId, i) =
  * (no lock every link write takes). A link that is not there to remove answers `notLinked`; a
  * song gone answers 'no-song'.
  */
-async function writeSetlists(plan: WritePlan, changes: readonly { v: LockedService; order: readonly number[] }[], deps: SetlistDeps, notLinked: unknown = undefined) {
+async function writeSetlists(plan: WritePlan, written: readonly { v: LockedService; order: readonly number[] }[], deps: SetlistDeps, notLinked: unknown = undefined) {
   const removed: { serviceId: number; songId: number }[] = [];
   const placed: { serviceId: number; songId: number; position: number }[] = [];
   const created: { serviceId: number; songId: number; position: number }[] = [];
-  for (const { v, order } of changes) {
+  for (const { v, order } of written) {
     const keep = new Set(order);
     const stored = new Set(v.songIds);
     for (const songId of v.songIds) if (!keep.has(songId)) removed.push({ serviceId: v.id, songId });
@@ -81,13 +83,21 @@ export type SetlistOutcome = LinkSongResult | 'not-linked';
  * service's transition from its stored state to its last, so writes to the same songs send their
  * deltas summed. A song that is not there rolls everything back, answering 'no-song'.
  */
-export async function changeSetlists(tx: Tx, deps: SetlistDeps, writes: readonly SetlistWrite[]): Promise<SetlistOutcome[]> {
+export async function changeSetlists(
+  tx: Tx,
+  deps: SetlistDeps,
+  writes: readonly SetlistWrite[],
+  /** Where each write that changed a setlist adds its setlist.changed event; none asked: none made (a merge). */
+  events?: NewEvent[],
+): Promise<SetlistOutcome[]> {
   const plan = new WritePlan();
   const locked = await plan.lockSetlists(
     tx,
     writes.map((w) => w.serviceId),
   );
   const orders = new Map<number, readonly number[]>();
+  /** Each write's setlist after it, in the batch's order: each acknowledged write has its event. */
+  const after: { v: LockedService; order: readonly number[] }[] = [];
   const outcomes: SetlistOutcome[] = [];
   const songs: number[] = [];
   for (const w of writes) {
@@ -103,6 +113,7 @@ export async function changeSetlists(tx: Tx, deps: SetlistDeps, writes: readonly
       continue;
     }
     orders.set(v.id, step.order);
+    after.push({ v, order: step.order });
     // Every song a write names is locked, even one a later write of the batch takes out again:
     // a song that is not there must answer 'no-song' as it would alone.
     songs.push(...step.order);
@@ -117,7 +128,18 @@ export async function changeSetlists(tx: Tx, deps: SetlistDeps, writes: readonly
   await writeSetlists(plan, changed, deps, missingLink);
   const transitions = changed.map(({ v, order }) => ({ serviceId: v.id, before: stateOf(v), after: stateOf(v, [...order]) }));
   maintain(plan, { effects: { transitions }, zone: deps.zone });
+  // The records the events carry, read under the plan's locks after its writes.
+  const named = [...new Set(after.flatMap(({ order }) => order))];
+  const records = new Map<number, SongRecord>();
+  if (events && named.length > 0) {
+    plan.onSongs(named, 'songsByIds', { ids: named }, (rows) => {
+      for (const r of rows) records.set(fromInt(r.get('id'), 'song id'), toSong(r));
+    });
+  }
   await plan.send(tx);
+  for (const { v, order } of events ? after : []) {
+    events!.push(changes.setlistChanged({ id: v.id, date: v.date, serviceType: v.serviceType as ServiceType }, order.map((id) => records.get(id)!)));
+  }
   return outcomes;
 }
 
@@ -178,15 +200,16 @@ export async function updateService(tx: Tx, deps: SetlistDeps, id: number, patch
 
 const orNull = (n: number | undefined) => (n === undefined ? null : n);
 
-export async function deleteService(tx: Tx, deps: SetlistDeps, id: number): Promise<boolean> {
+/** The service as it was, or null when there was none. */
+export async function deleteService(tx: Tx, deps: SetlistDeps, id: number): Promise<ServiceRecord | null> {
   const plan = new WritePlan();
   const v = (await plan.lockSetlists(tx, [id])).get(id);
-  if (!v) return false;
+  if (!v) return null;
   plan.lockSongs(v.songIds, new Error(`deleteService: a song of service ${id} went away under its lock`));
   plan.onSongs(v.songIds, 'deleteService', { id: id }, wrote('deleteService', 'deleted', 1, false));
   maintain(plan, { effects: { transitions: [{ serviceId: id, before: stateOf(v), after: null }] }, zone: deps.zone });
   await plan.send(tx);
-  return true;
+  return { id: v.id, date: v.date, serviceType: v.serviceType as ServiceType };
 }
 
 /** Ask for the transaction to run again from the start (a link made beside a song delete's reads). */
@@ -199,7 +222,7 @@ export class RunAgain extends Error {}
  * pairs and the periods move by the transitions. A link to it made between the first read and its
  * lock sends the transaction round again.
  */
-export async function deleteSong(tx: Tx, deps: SetlistDeps, id: number): Promise<boolean> {
+export async function deleteSong(tx: Tx, deps: SetlistDeps, id: number): Promise<SongRecord | false> {
   const servicesOf = (rows: Neo4jRecord[]) => rows.map((r) => fromInt(r.get('serviceId'), 'service id'));
   // Read without locks: checked again under the song's lock below.
   const first = servicesOf(await run(tx, 'servicesOfSong', { id }));
@@ -217,6 +240,11 @@ export async function deleteSong(tx: Tx, deps: SetlistDeps, id: number): Promise
   plan.onSongs([id], 'servicesOfSong', { id: id }, (rows) => {
     if (servicesOf(rows).join() !== services.map((v) => v.id).join()) throw new RunAgain(`song ${id} was linked beside its delete`);
   });
+  // Its record as it was, for the event of its delete.
+  let song: SongRecord | undefined;
+  plan.onSongs([id], 'songsByIds', { ids: [id] }, (rows) => {
+    song = toSong(rows[0]);
+  });
   const effects = { transitions, deletedSongs: [id] };
   const usage = moveUsage(plan, effects);
   moveArtists(plan, [...artistsOut([id]), ...artistDeltas(usage)]);
@@ -233,6 +261,6 @@ export async function deleteSong(tx: Tx, deps: SetlistDeps, id: number): Promise
   movePairs(plan, effects);
   movePeriods(plan, effects, deps.zone);
   await plan.send(tx);
-  return true;
+  return song!;
 }
 

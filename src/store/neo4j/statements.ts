@@ -10,6 +10,7 @@
  *   serviceId copy its ends' ids, set when it is created and never changed: links never move)
  *   (:User {id, username, usernameKey, passwordHash, role, tokenVersion})
  *   (:Sequence {name, value})   one per record kind: the highest id ever issued
+ *   (:Event {id, type, at, data})   the outbox: change events, data as JSON (./event-statements.ts)
  *   (:Period {key, kind, start, end, <per type> Services and Links, songs1..songs7}) and
  *   (:TimelineZone {name, zone}): the maintained timeline periods (./period-statements.ts)
  *
@@ -70,6 +71,7 @@
 import { perOrder, SERVICE_AFTER, SERVICE_PAGE, SONG_AFTER, SONG_PAGE, SONG_SERVICES } from '../list-statements';
 import { PERIOD_PROPERTIES, PERIOD_STATEMENTS } from './period-statements';
 import { FOLD, SPELLINGS, WRITE_STATEMENTS } from './write-statements';
+import { EVENT_STATEMENTS } from './event-statements';
 
 /** Parameter types as Cypher names them; `?` means null is allowed (patch fields). */
 export type ScalarType =
@@ -840,6 +842,7 @@ RETURN count(q) AS raised`,
   },
   ...PERIOD_STATEMENTS,
   ...WRITE_STATEMENTS,
+  ...EVENT_STATEMENTS,
 
 } as const satisfies Record<string, Statement>;
 
@@ -879,12 +882,12 @@ export const MAINTENANCE_PARAMS = {
 
 /** Labels, relationship types and property keys of the model, for the linter's typo checks. */
 export const GRAPH_VOCABULARY = {
-  labels: ['Song', 'Service', 'User', 'Artist', 'Sequence', 'MigrationLock', 'MigrationStep', 'Period', 'TimelineZone'],
+  labels: ['Song', 'Service', 'User', 'Artist', 'Sequence', 'MigrationLock', 'MigrationStep', 'Period', 'TimelineZone', 'Event'],
   relationshipTypes: ['PERFORMED_IN', 'BY', 'SUNG_WITH'],
   propertyKeys: [
     'id', 'name', 'artists', 'ccliNumber', 'copyright', 'key', 'date', 'serviceType', 'guarded', 'position', 'seq',
     'username', 'usernameKey', 'passwordHash', 'role', 'tokenVersion', 'value', '_lock',
-    'owner', 'until', 'finishedAt', 'songId', 'serviceId', 'otherId', 'together', ...PAIR_PROPERTIES,
+    'owner', 'until', 'finishedAt', 'songId', 'serviceId', 'otherId', 'together', 'type', 'at', 'data', ...PAIR_PROPERTIES,
     ...USAGE_PROPERTIES,
     ...ARTIST_PROPERTIES,
     ...PERIOD_PROPERTIES,

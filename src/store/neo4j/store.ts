@@ -44,6 +44,8 @@ import { moveArtists } from './aggregates';
 import { LinkSeqs } from './link-seqs';
 import * as setlists from './setlists';
 import { StoreUnavailableError } from '../../errors';
+import { changes, type NewEvent } from '../../events/changes';
+import { NEO4J_EVENT_ID, recordEvents, toEvent } from './events';
 import { Batches } from './setlist-batches';
 import * as transfer from './transfer';
 import { createSongParams, distinctKeys, SEQUENCE_NAMES } from './transfer';
@@ -143,14 +145,35 @@ export class Neo4jStore implements Store {
   );
   /** Setlist writes that arrive together share a transaction (./setlist-batches.ts). */
   private readonly setlistWrites = new Batches<setlists.SetlistWrite, setlists.SetlistOutcome>(
-    (writes) => this.transact('WRITE', (tx) => setlists.changeSetlists(tx, this.deps, writes), undefined, false),
+    (writes) => this.transact('WRITE', (tx) => this.changeSetlists(tx, writes), undefined, false),
     async (write) => {
       // Alone, a write rolled back with an answer (RolledBack: 'no-song') answers it.
-      const answer: setlists.SetlistOutcome[] | setlists.SetlistOutcome = await this.write((tx) => setlists.changeSetlists(tx, this.deps, [write]));
+      const answer: setlists.SetlistOutcome[] | setlists.SetlistOutcome = await this.write((tx) => this.changeSetlists(tx, [write]));
       return Array.isArray(answer) ? answer[0] : answer;
     },
     (err) => err instanceof StoreUnavailableError,
   );
+  /** Setlist writes with their events, recorded in their transaction (./events.ts). */
+  private async changeSetlists(tx: Tx, writes: readonly setlists.SetlistWrite[]): Promise<setlists.SetlistOutcome[]> {
+    const events: NewEvent[] = [];
+    const outcomes = await setlists.changeSetlists(tx, this.deps, writes, events);
+    await recordEvents(tx, events);
+    return outcomes;
+  }
+
+  /** A write that makes one record and its one event, recorded in its transaction. */
+  private async recorded<T>(tx: Tx, record: T, event: (record: T) => NewEvent): Promise<T> {
+    await recordEvents(tx, [event(record)]);
+    return record;
+  }
+
+  async eventsAfter(after: string | undefined, limit: number) {
+    // An id of another form (a SQLite store's, after a migration) names no event here.
+    if (after !== undefined && !NEO4J_EVENT_ID.test(after)) return [];
+    const rows = await this.read((tx) => run(tx, 'eventsAfter', { after: after ?? '', limit }));
+    return rows.map(toEvent);
+  }
+
   private get deps(): setlists.SetlistDeps {
     return { zone: this.zone, seqs: this.seqs };
   }
@@ -299,7 +322,7 @@ export class Neo4jStore implements Store {
 
   createSong(input: SongInput) {
     // A new song counts no usage yet; its entries count for its artists' spellings (createSong).
-    return this.write(async (tx) => toSong((await run(tx, 'createSong', createSongParams(input)))[0]));
+    return this.write(async (tx) => this.recorded(tx, toSong((await run(tx, 'createSong', createSongParams(input)))[0]), changes.songCreated));
   }
 
   /**
@@ -308,7 +331,10 @@ export class Neo4jStore implements Store {
    * after. Nothing reads an artist's other songs.
    */
   updateSong(id: number, patch: SongPatch) {
-    return this.write((tx) => this.patchSong(tx, id, patch));
+    return this.write(async (tx) => {
+      const song = await this.patchSong(tx, id, patch);
+      return song && this.recorded(tx, song, changes.songUpdated);
+    });
   }
 
   private async patchSong(tx: Tx, id: number, patch: SongPatch): Promise<SongRecord | null> {
@@ -338,7 +364,11 @@ export class Neo4jStore implements Store {
   }
 
   deleteSong(id: number) {
-    return this.write((tx) => setlists.deleteSong(tx, this.deps, id));
+    return this.write(async (tx) => {
+      const song = await setlists.deleteSong(tx, this.deps, id);
+      if (song) await recordEvents(tx, [changes.songDeleted(song)]);
+      return song !== false;
+    });
   }
 
   /**
@@ -382,7 +412,8 @@ export class Neo4jStore implements Store {
       const gains = await details(tx);
       if (isMergeRefused(gains)) throw new setlists.RunAgain('a song of the merge changed before its lock');
       for (const id of mergeIds) await setlists.deleteSong(tx, this.deps, id);
-      return (await this.patchSong(tx, keepId, gains))!;
+      const kept = (await this.patchSong(tx, keepId, gains))!;
+      return this.recorded(tx, kept, (song) => changes.songsMerged(song, mergeIds));
     });
   }
 
@@ -431,7 +462,10 @@ export class Neo4jStore implements Store {
   }
 
   createService(input: ServiceInput) {
-    return this.inSlot(() => input, () => this.write((tx) => setlists.createService(tx, this.deps, input)));
+    return this.inSlot(
+      () => input,
+      () => this.write(async (tx) => this.recorded(tx, await setlists.createService(tx, this.deps, input), changes.serviceCreated)),
+    );
   }
 
   updateService(id: number, patch: ServicePatch) {
@@ -439,7 +473,12 @@ export class Neo4jStore implements Store {
       const [before] = await this.servicesByIds([id]);
       return before && { date: patch.date ?? before.date, serviceType: patch.serviceType ?? before.serviceType };
     };
-    return this.inSlot(slot, () => this.write((tx) => setlists.updateService(tx, this.deps, id, patch)));
+    return this.inSlot(slot, () =>
+      this.write(async (tx) => {
+        const service = await setlists.updateService(tx, this.deps, id, patch);
+        return service && this.recorded(tx, service, changes.serviceUpdated);
+      }),
+    );
   }
 
   /**
@@ -461,7 +500,11 @@ export class Neo4jStore implements Store {
   }
 
   deleteService(id: number) {
-    return this.write((tx) => setlists.deleteService(tx, this.deps, id));
+    return this.write(async (tx) => {
+      const service = await setlists.deleteService(tx, this.deps, id);
+      if (service) await recordEvents(tx, [changes.serviceDeleted(service)]);
+      return service !== null;
+    });
   }
 
   // PERFORMED_IN
@@ -581,7 +624,11 @@ export class Neo4jStore implements Store {
           role: patch.role ?? null,
         });
         // Gone since userRole read it (a concurrent delete): nothing was written.
-        return row ? toUser(row) : null;
+        if (!row) return null;
+        const user = toUser(row);
+        const before = current.get('role') as UserRecord['role'];
+        if (user.role !== before) await recordEvents(tx, [changes.roleChanged(user, before)]);
+        return user;
       });
     } catch (err) {
       if (isUniquenessViolation(err)) return 'conflict';

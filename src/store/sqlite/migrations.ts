@@ -203,6 +203,19 @@ export const MIGRATIONS: {
     description: "analytics: each song's pairs over every service type, in order of services together",
     sql: SONG_PAIR_TOTALS_MIGRATION,
   },
+  {
+    version: 10,
+    description: 'change events, recorded by each write in its transaction (the outbox)',
+    sql: `
+      -- AUTOINCREMENT: an event's number is never reused, so ids keep their order for good.
+      CREATE TABLE events (
+        seq  INTEGER PRIMARY KEY AUTOINCREMENT,
+        type TEXT NOT NULL,
+        at   INTEGER NOT NULL,  -- epoch ms
+        data TEXT NOT NULL CHECK (json_valid(data))
+      );
+    `,
+  },
 ];
 
 /** The file was written by a newer release: running old code on it could corrupt it. */

@@ -227,6 +227,13 @@ export const SQL = {
   countAdmins: "SELECT count(*) FROM users WHERE role = 'ADMIN'",
   deleteUser: 'DELETE FROM users WHERE id = ?',
 
+  // Change events (src/events/changes.ts): appended by each write, read in order.
+  insertEvent: 'INSERT INTO events (type, at, data) VALUES (?, ?, ?)',
+  eventsAfter: 'SELECT seq, type, at, data FROM events WHERE seq > ? ORDER BY seq LIMIT ?',
+  setlistOfService: `
+    SELECT s.id, s.name, s.artists FROM performed_in p JOIN songs s ON s.id = p.song_id
+    WHERE p.service_id = ? ORDER BY p.position, p.id`,
+
   // Snapshots (scripts/migrate.ts). Upserts keep ids; ON CONFLICT (id) leaves the row in place, so
   // foreign keys pointing at it never cascade.
   exportSongs: 'SELECT id, name, artists FROM songs ORDER BY id',

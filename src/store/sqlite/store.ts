@@ -5,6 +5,7 @@ import { spellingsByKey } from '../../domain/artists';
 import { fts5Query } from '../../domain/search';
 import { orderAfterLink, placesToWrite, songIds, wouldOverfill, type PlacedSong } from '../../domain/setlist';
 import { StoreUnavailableError } from '../../errors';
+import { changes, type ChangeEvent, type NewEvent } from '../../events/changes';
 import type { SongLicensing } from '../../domain/licensing';
 import { isMergeRefused, mergeGains, orderAfterMerge } from '../../domain/song-merge';
 import { CatalogueError, checkSetlist, setlistProblem } from '../catalogue';
@@ -97,6 +98,16 @@ const perParent = (page: Page = {}) => ({ ...limits(page), end: pageEnd(page) })
 /** Distinct, as the relation statements join them: a repeated id or type would repeat rows. */
 const typesParam = (filter: ServiceFilter = {}) => JSON.stringify([...new Set(filter.serviceTypes ?? ALL_SERVICE_TYPES)]);
 const distinctIds = (ids: readonly number[]) => [...new Set(ids)];
+
+/** An event's id: its outbox row's number, zero-padded so that ids compare as strings in order. */
+const sqliteEventId = (seq: number) => `evt_${String(seq).padStart(16, '0')}`;
+/** The row number of an id this store issued; the callers check the form (src/events/changes.ts EVENT_ID). */
+function sqliteEventSeq(id: string): number {
+  const digits = /^evt_(\d{1,16})$/.exec(id);
+  // An id of another form (a Neo4j store's, after a migration) names no event of this store:
+  // read past every event rather than from the start.
+  return digits ? Number(digits[1]) : Number.MAX_SAFE_INTEGER;
+}
 /** No filter, or one naming every type: every link qualifies (each service has one of them). */
 const everyType = (filter: ServiceFilter = {}) => ALL_SERVICE_TYPES.every((t) => filter.serviceTypes?.includes(t) ?? true);
 
@@ -343,11 +354,40 @@ export class SqliteStore implements Store {
   }
 
   createSong(input: SongInput) {
-    return this.write(() => this.insertSong(input));
+    return this.write(() => this.recorded(this.insertSong(input), changes.songCreated));
   }
 
   updateSong(id: number, patch: SongPatch) {
-    return this.write(() => this.patchSong(id, patch));
+    return this.write(() => {
+      const song = this.patchSong(id, patch);
+      return song && this.recorded(song, changes.songUpdated);
+    });
+  }
+
+  /** Record the events of a write, in its transaction (the outbox: src/events/changes.ts). */
+  private record(...events: NewEvent[]): void {
+    const at = Date.now();
+    for (const e of events) this.run('insertEvent', e.type, at, JSON.stringify(e.data));
+  }
+
+  /** `record` of the one event a written record makes, answering the record. */
+  private recorded<T>(record: T, event: (record: T) => NewEvent): T {
+    this.record(event(record));
+    return record;
+  }
+
+  /** The service's record and whole setlist as a setlist.changed event carries them. */
+  private setlistChanged(serviceId: number): NewEvent {
+    const service = toService(this.get<ServiceRow>('servicesByIds', JSON.stringify([serviceId]))!);
+    return changes.setlistChanged(service, this.all<SongRow>('setlistOfService', serviceId).map(toSong));
+  }
+
+  eventsAfter(after: string | undefined, limit: number) {
+    return this.guard(() =>
+      this.all<{ seq: number; type: string; at: number; data: string }>('eventsAfter', after === undefined ? 0 : sqliteEventSeq(after), limit).map(
+        (r) => ({ id: sqliteEventId(r.seq), type: r.type, timestamp: r.at, data: JSON.parse(r.data) }) as ChangeEvent,
+      ),
+    );
   }
 
   private patchSong(id: number, patch: SongPatch): SongRecord | null {
@@ -367,7 +407,12 @@ export class SqliteStore implements Store {
   }
 
   deleteSong(id: number) {
-    return this.write(() => this.removeSong(id));
+    return this.write(() => {
+      const [song] = byIds([id], this.all<SongRow>('songsByIds', JSON.stringify([id])).map(toSong));
+      if (!song || !this.removeSong(id)) return false;
+      this.record(changes.songDeleted(song));
+      return true;
+    });
   }
 
   private removeSong(id: number): boolean {
@@ -394,7 +439,9 @@ export class SqliteStore implements Store {
         this.fillSetlist(serviceId, orderAfterMerge(current, keepId, merged));
       }
       for (const id of mergeIds) this.removeSong(id);
-      return this.patchSong(keepId, details)!;
+      const kept = this.patchSong(keepId, details)!;
+      this.record(changes.songsMerged(kept, mergeIds));
+      return kept;
     });
   }
 
@@ -431,7 +478,9 @@ export class SqliteStore implements Store {
   createService(input: ServiceInput) {
     return this.write((): ServiceRecord | SlotTaken => {
       this.periodsFor([input.date]);
-      return this.inSlot(input, () => toService(this.get<ServiceRow>('insertService', input.date, input.serviceType)!));
+      const made = this.inSlot(input, () => toService(this.get<ServiceRow>('insertService', input.date, input.serviceType)!));
+      if (!isSlotTaken(made)) this.record(changes.serviceCreated(made));
+      return made;
     });
   }
 
@@ -466,12 +515,17 @@ export class SqliteStore implements Store {
         return { date: patch.date ?? before.date, serviceType: patch.serviceType ?? before.serviceType };
       };
       const row = this.inSlot(slot, () => this.get<ServiceRow>('updateService', params));
-      return row === undefined ? null : isSlotTaken(row) ? row : toService(row);
+      return row === undefined ? null : isSlotTaken(row) ? row : this.recorded(toService(row), changes.serviceUpdated);
     });
   }
 
   deleteService(id: number) {
-    return this.write(() => this.run('deleteService', id).changes > 0);
+    return this.write(() => {
+      const [service] = byIds([id], this.all<ServiceRow>('servicesByIds', JSON.stringify([id])).map(toService));
+      if (!service || this.run('deleteService', id).changes === 0) return false;
+      this.record(changes.serviceDeleted(service));
+      return true;
+    });
   }
 
   // PERFORMED_IN
@@ -552,6 +606,7 @@ export class SqliteStore implements Store {
       const current = this.order(serviceId);
       if (wouldOverfill(songIds(current), songId)) return 'setlist-full';
       this.place(serviceId, current, orderAfterLink(songIds(current), songId, position));
+      this.record(this.setlistChanged(serviceId));
       return 'ok';
     });
   }
@@ -563,6 +618,7 @@ export class SqliteStore implements Store {
       if (this.run('unlink', serviceId, songId).changes === 0) return 'not-linked';
       const current = this.order(serviceId);
       this.place(serviceId, current, songIds(current));
+      this.record(this.setlistChanged(serviceId));
       return 'ok';
     });
   }
@@ -576,6 +632,7 @@ export class SqliteStore implements Store {
       if (this.missingSong(songIds) !== undefined) return 'no-song';
       this.run('clearSetlist', serviceId);
       this.fillSetlist(serviceId, songIds);
+      this.record(this.setlistChanged(serviceId));
       return 'ok';
     });
   }
@@ -630,17 +687,20 @@ export class SqliteStore implements Store {
 
   updateUser(id: number, patch: UserPatch) {
     return this.write((): UserRecord | null | 'conflict' | 'last-admin' => {
-      if (!this.get('userRole', id)) return null;
+      const before = this.get<{ role: UserRecord['role'] }>('userRole', id);
+      if (!before) return null;
       const key = patch.username === undefined ? null : usernameKey(patch.username);
       if (key !== null && this.get('userKeyTaken', key, id)) return 'conflict';
       if (patch.role === 'USER' && this.isLastAdmin(id)) return 'last-admin';
-      return this.get<UserRecord>('updateUser', {
+      const user = this.get<UserRecord>('updateUser', {
         username: patch.username ?? null,
         usernameKey: key,
         passwordHash: patch.passwordHash ?? null,
         role: patch.role ?? null,
         id,
       })!;
+      if (user.role !== before.role) this.record(changes.roleChanged(user, before.role));
+      return user;
     });
   }
 
