@@ -22,6 +22,7 @@ import { ROUTES } from '../src/rest/routes';
 import { sofaOf, sofaOperation } from '../src/rest/sofa';
 import { ANALYTICS_SQL } from '../src/store/sqlite/analytics-statements';
 import { SQL } from '../src/store/sqlite/statements';
+import { WEBHOOK_SQL } from '../src/store/sqlite/webhook-statements';
 import { contentHash } from '../src/http/content-hash';
 import { allStatements } from './lint-cypher';
 
@@ -50,7 +51,11 @@ function neo4jStatements(): string {
 }
 
 function sqliteStatements(): string {
-  const named = [...Object.entries(SQL), ...Object.entries(ANALYTICS_SQL).map(([k, v]) => [`analytics.${k}`, v] as const)];
+  const named = [
+    ...Object.entries(SQL),
+    ...Object.entries(ANALYTICS_SQL).map(([k, v]) => [`analytics.${k}`, v] as const),
+    ...Object.entries(WEBHOOK_SQL).map(([k, v]) => [`webhooks.${k}`, v] as const),
+  ];
   const parts = named.map(([name, text]) => `-- ${name}\n${trimmed(String(text))};\n`);
   return `${HEADER('--', 'every named SQL statement of the SQLite store')}\n${parts.join('\n')}`;
 }

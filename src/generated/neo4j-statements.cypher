@@ -970,6 +970,12 @@ CREATE (e:Event {
   id: 'evt_' + right('0000000000000' + toString(at), 13) + row.key,
   type: row.type, at: at, data: row.data
 })
+WITH e, at
+CALL (e, at) {
+  MATCH (w:Webhook)
+  WHERE w.enabled AND e.type IN w.events
+  CREATE (:Delivery {webhookId: w.id, eventId: e.id, eventType: e.type, status: 'PENDING', attempts: 0, dueAt: at})
+}
 RETURN count(e) AS recorded;
 
 // eventsAfter
@@ -979,6 +985,132 @@ WHERE e.id > $after
 RETURN e.id AS id, e.type AS type, e.at AS at, e.data AS data
 ORDER BY e.id
 LIMIT $limit;
+
+// createWebhook
+// parameters: {"url":"STRING","events":"LIST<STRING>","description":"STRING?","secret":"STRING","now":"INTEGER"}
+MERGE (q:Sequence {name: 'Webhook'})
+  ON CREATE SET q.value = 0
+SET q.value = q.value + 1
+CREATE (w:Webhook {id: q.value, url: $url, events: $events, description: $description, enabled: true, secret: $secret, createdAt: $now})
+RETURN w.id AS id, w.url AS url, w.events AS events, w.description AS description, w.enabled AS enabled,
+  w.createdAt AS createdAt, w.failingSince AS failingSince, w.disabledReason AS disabledReason;
+
+// listWebhooks
+// parameters: {}
+MATCH (w:Webhook)
+RETURN w.id AS id, w.url AS url, w.events AS events, w.description AS description, w.enabled AS enabled,
+  w.createdAt AS createdAt, w.failingSince AS failingSince, w.disabledReason AS disabledReason
+ORDER BY w.id;
+
+// webhookById
+// parameters: {"id":"INTEGER"}
+MATCH (w:Webhook {id: $id})
+RETURN w.id AS id, w.url AS url, w.events AS events, w.description AS description, w.enabled AS enabled,
+  w.createdAt AS createdAt, w.failingSince AS failingSince, w.disabledReason AS disabledReason;
+
+// updateWebhook
+// parameters: {"id":"INTEGER","url":"STRING?","events":"LIST<STRING>?","setDescription":"BOOLEAN","description":"STRING?","setEnabled":"BOOLEAN","enabled":"BOOLEAN"}
+MATCH (w:Webhook {id: $id})
+SET w.url = coalesce($url, w.url), w.events = coalesce($events, w.events),
+    w.description = CASE WHEN $setDescription THEN $description ELSE w.description END,
+    w.failingSince = CASE WHEN $setEnabled AND $enabled THEN null ELSE w.failingSince END,
+    w.disabledReason = CASE WHEN $setEnabled THEN null ELSE w.disabledReason END,
+    w.enabled = CASE WHEN $setEnabled THEN $enabled ELSE w.enabled END
+RETURN w.id AS id, w.url AS url, w.events AS events, w.description AS description, w.enabled AS enabled,
+  w.createdAt AS createdAt, w.failingSince AS failingSince, w.disabledReason AS disabledReason;
+
+// deleteWebhook
+// parameters: {"id":"INTEGER"}
+MATCH (w:Webhook {id: $id})
+CALL (w) {
+  MATCH (d:Delivery)
+  WHERE d.webhookId = w.id AND d.eventId > ''
+  DELETE d
+}
+DELETE w
+RETURN count(*) AS deleted;
+
+// rotateWebhookSecret
+// parameters: {"id":"INTEGER","secret":"STRING","previousUntil":"INTEGER"}
+MATCH (w:Webhook {id: $id})
+SET w.previousSecret = w.secret, w.previousUntil = $previousUntil, w.secret = $secret
+RETURN w.id AS id, w.url AS url, w.events AS events, w.description AS description, w.enabled AS enabled,
+  w.createdAt AS createdAt, w.failingSince AS failingSince, w.disabledReason AS disabledReason;
+
+// deliveriesOf
+// parameters: {"id":"INTEGER","offset":"INTEGER","limit":"INTEGER"}
+MATCH (d:Delivery)
+WHERE d.webhookId = $id AND d.eventId > ''
+RETURN d.webhookId AS webhookId, d.eventId AS eventId, d.eventType AS eventType, d.status AS status,
+  d.attempts AS attempts, d.dueAt AS dueAt, d.lastAttemptAt AS lastAttemptAt, d.lastStatus AS lastStatus, d.lastError AS lastError
+ORDER BY d.webhookId DESC, d.eventId DESC
+SKIP $offset
+LIMIT $limit;
+
+// countDeliveries
+// parameters: {"id":"INTEGER"}
+MATCH (d:Delivery)
+WHERE d.webhookId = $id AND d.eventId > ''
+RETURN count(d) AS total;
+
+// redeliverOne
+// parameters: {"id":"INTEGER","eventId":"STRING","now":"INTEGER"}
+MATCH (w:Webhook {id: $id})
+MATCH (e:Event {id: $eventId})
+MERGE (d:Delivery {webhookId: w.id, eventId: e.id})
+SET d.eventType = e.type, d.status = 'PENDING', d.attempts = 0, d.dueAt = $now, d.leaseOwner = null, d.leaseUntil = null
+RETURN count(d) AS queued;
+
+// redeliverSince
+// parameters: {"id":"INTEGER","since":"STRING","now":"INTEGER","limit":"INTEGER"}
+MATCH (w:Webhook {id: $id})
+CALL (w) {
+  MATCH (e:Event)
+  WHERE e.id > $since AND e.type IN w.events
+  WITH e
+  ORDER BY e.id
+  LIMIT $limit
+  MERGE (d:Delivery {webhookId: w.id, eventId: e.id})
+  SET d.eventType = e.type, d.status = 'PENDING', d.attempts = 0, d.dueAt = $now, d.leaseOwner = null, d.leaseUntil = null
+  RETURN count(d) AS queued
+}
+RETURN queued;
+
+// claimDeliveries
+// parameters: {"now":"INTEGER","owner":"STRING","until":"INTEGER","limit":"INTEGER"}
+MATCH (d:Delivery)
+WHERE d.dueAt <= $now
+WITH d
+ORDER BY d.dueAt
+LIMIT $limit
+MATCH (w:Webhook {id: d.webhookId})
+WHERE w.enabled
+SET d._lock = true
+REMOVE d._lock
+WITH d, w
+WHERE d.status = 'PENDING' AND coalesce(d.leaseUntil, 0) < $now
+SET d.leaseOwner = $owner, d.leaseUntil = $until
+WITH d, w
+MATCH (e:Event {id: d.eventId})
+RETURN d.webhookId AS webhookId, d.eventId AS eventId, d.eventType AS eventType, d.status AS status,
+  d.attempts AS attempts, d.dueAt AS dueAt, d.lastAttemptAt AS lastAttemptAt, d.lastStatus AS lastStatus, d.lastError AS lastError, e.at AS eventAt, e.data AS eventData,
+  [w.secret] + CASE WHEN w.previousUntil > $now THEN [w.previousSecret] ELSE [] END AS secrets;
+
+// finishDelivery
+// parameters: {"id":"INTEGER","eventId":"STRING","owner":"STRING","status":"STRING","nextAt":"INTEGER?","at":"INTEGER","code":"INTEGER?","error":"STRING?","delivered":"BOOLEAN","before":"INTEGER","reason":"STRING"}
+MATCH (d:Delivery {webhookId: $id, eventId: $eventId})
+WHERE d.leaseOwner = $owner
+SET d.status = $status, d.attempts = d.attempts + 1, d.dueAt = $nextAt, d.leaseOwner = null, d.leaseUntil = null,
+    d.lastAttemptAt = $at, d.lastStatus = $code, d.lastError = $error
+WITH d
+MATCH (w:Webhook {id: d.webhookId})
+SET w._lock = true
+REMOVE w._lock
+WITH w, w.enabled AS was, coalesce(w.failingSince, $at) AS since
+SET w.failingSince = CASE WHEN $delivered THEN null ELSE since END,
+    w.enabled = CASE WHEN NOT $delivered AND since < $before THEN false ELSE w.enabled END,
+    w.disabledReason = CASE WHEN NOT $delivered AND since < $before THEN $reason ELSE w.disabledReason END
+RETURN was, w.enabled AS enabled;
 
 // analytics.songUsage
 // parameters: {"from":"INTEGER","to":"INTEGER","serviceTypes":"LIST<STRING>","includeUnsung":"BOOLEAN","lastBefore":"INTEGER?","firstFrom":"INTEGER?","firstTo":"INTEGER?","offset":"INTEGER","limit":"INTEGER","sort":"STRING"}
@@ -1581,6 +1713,18 @@ CREATE CONSTRAINT timeline_zone_name IF NOT EXISTS FOR (z:TimelineZone) REQUIRE 
 // schema.eventId
 // parameters: {}
 CREATE CONSTRAINT event_id IF NOT EXISTS FOR (e:Event) REQUIRE e.id IS UNIQUE;
+
+// schema.webhookId
+// parameters: {}
+CREATE CONSTRAINT webhook_id IF NOT EXISTS FOR (w:Webhook) REQUIRE w.id IS UNIQUE;
+
+// schema.deliveryKey
+// parameters: {}
+CREATE CONSTRAINT delivery_key IF NOT EXISTS FOR (d:Delivery) REQUIRE (d.webhookId, d.eventId) IS UNIQUE;
+
+// schema.deliveryDue
+// parameters: {}
+CREATE RANGE INDEX delivery_due IF NOT EXISTS FOR (d:Delivery) ON (d.dueAt);
 
 // data.linkCopies
 // parameters: {"after":"INTEGER"}

@@ -269,7 +269,7 @@ SELECT count(*) FROM users WHERE role = 'ADMIN';
 DELETE FROM users WHERE id = ?;
 
 -- insertEvent
-INSERT INTO events (type, at, data) VALUES (?, ?, ?);
+INSERT INTO events (type, at, data) VALUES (?, ?, ?) RETURNING seq;
 
 -- eventsAfter
 SELECT seq, type, at, data FROM events WHERE seq > ? ORDER BY seq LIMIT ?;
@@ -677,3 +677,79 @@ WITH used AS MATERIALIZED (
     WHERE sp.r = 1
     ORDER BY t.times DESC, artist
     LIMIT @limit OFFSET @offset;
+
+-- webhooks.fanOutEvent
+INSERT INTO webhook_deliveries (webhook_id, event_seq, status, due_at)
+    SELECT w.id, @seq, 'PENDING', @at FROM webhooks w WHERE w.enabled = 1 AND EXISTS (SELECT 1 FROM json_each(w.events) WHERE value = @type);
+
+-- webhooks.insertWebhook
+INSERT INTO webhooks (url, events, description, secret, created_at) VALUES (@url, @events, @description, @secret, @now)
+    RETURNING id, url, events, description, enabled, created_at, failing_since, disabled_reason;
+
+-- webhooks.listWebhooks
+SELECT id, url, events, description, enabled, created_at, failing_since, disabled_reason FROM webhooks ORDER BY id;
+
+-- webhooks.webhookById
+SELECT id, url, events, description, enabled, created_at, failing_since, disabled_reason FROM webhooks WHERE id = ?;
+
+-- webhooks.updateWebhook
+UPDATE webhooks SET
+      url = coalesce(@url, url), events = coalesce(@events, events),
+      description = iif(@setDescription, @description, description),
+      failing_since = iif(@enabled = 1, NULL, failing_since),
+      disabled_reason = iif(@enabled IS NULL, disabled_reason, NULL),
+      enabled = coalesce(@enabled, enabled)
+    WHERE id = @id RETURNING id, url, events, description, enabled, created_at, failing_since, disabled_reason;
+
+-- webhooks.deleteWebhook
+DELETE FROM webhooks WHERE id = ?;
+
+-- webhooks.rotateSecret
+UPDATE webhooks SET previous_secret = secret, previous_until = @previousUntil, secret = @secret
+    WHERE id = @id RETURNING id, url, events, description, enabled, created_at, failing_since, disabled_reason;
+
+-- webhooks.deliveriesOf
+SELECT d.webhook_id, d.event_seq, e.type, d.status, d.attempts, d.due_at, d.last_attempt_at, d.last_status, d.last_error FROM webhook_deliveries d JOIN events e ON e.seq = d.event_seq
+    WHERE d.webhook_id = @id ORDER BY d.event_seq DESC LIMIT @limit OFFSET @offset;
+
+-- webhooks.countDeliveries
+SELECT count(*) FROM webhook_deliveries WHERE webhook_id = ?;
+
+-- webhooks.redeliverOne
+INSERT INTO webhook_deliveries (webhook_id, event_seq, status, due_at)
+    SELECT @id, e.seq, 'PENDING', @now FROM events e WHERE e.seq = @seq
+    ON CONFLICT (webhook_id, event_seq) DO UPDATE SET
+      status = 'PENDING', attempts = 0, due_at = excluded.due_at, lease_owner = NULL, lease_until = NULL;
+
+-- webhooks.redeliverSince
+INSERT INTO webhook_deliveries (webhook_id, event_seq, status, due_at)
+    SELECT w.id, e.seq, 'PENDING', @now FROM webhooks w JOIN events e ON e.seq > @since
+    WHERE w.id = @id AND EXISTS (SELECT 1 FROM json_each(w.events) WHERE value = e.type)
+    ORDER BY e.seq LIMIT @limit
+    ON CONFLICT (webhook_id, event_seq) DO UPDATE SET
+      status = 'PENDING', attempts = 0, due_at = excluded.due_at, lease_owner = NULL, lease_until = NULL;
+
+-- webhooks.dueDeliveries
+SELECT d.webhook_id, d.event_seq, e.type, d.status, d.attempts, d.due_at, d.last_attempt_at, d.last_status, d.last_error, e.at AS event_at, e.data AS event_data,
+      w.secret, iif(w.previous_until > @now, w.previous_secret, NULL) AS previous_secret
+    FROM webhook_deliveries d
+    JOIN webhooks w ON w.id = d.webhook_id
+    JOIN events e ON e.seq = d.event_seq
+    WHERE d.due_at <= @now AND (d.lease_until IS NULL OR d.lease_until < @now) AND w.enabled = 1
+    ORDER BY d.due_at LIMIT @limit;
+
+-- webhooks.leaseDelivery
+UPDATE webhook_deliveries SET lease_owner = @owner, lease_until = @until WHERE webhook_id = @id AND event_seq = @seq;
+
+-- webhooks.finishDelivery
+UPDATE webhook_deliveries SET
+      status = @status, attempts = attempts + 1, due_at = @nextAt, lease_owner = NULL, lease_until = NULL,
+      last_attempt_at = @at, last_status = @code, last_error = @error
+    WHERE webhook_id = @id AND event_seq = @seq AND lease_owner = @owner;
+
+-- webhooks.recordOutcome
+UPDATE webhooks SET
+      failing_since = iif(@delivered, NULL, coalesce(failing_since, @at)),
+      enabled = iif(NOT @delivered AND coalesce(failing_since, @at) < @before, 0, enabled),
+      disabled_reason = iif(NOT @delivered AND coalesce(failing_since, @at) < @before, @reason, disabled_reason)
+    WHERE id = @id RETURNING enabled;

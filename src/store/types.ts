@@ -2,6 +2,7 @@ import type { Role, Service, ServiceType, Song, User } from '../generated/graphq
 import type { SongLicensing } from '../domain/licensing';
 import type { AnalyticsStore } from './analytics-types';
 import type { ChangeEvent } from '../events/changes';
+import type { WebhookStore } from '../webhooks/records';
 
 /**
  * A song as lists and relations read it: the schema's Song without its relation fields and its
@@ -211,7 +212,7 @@ export interface ImportedCatalogue {
  * API promises. Batch reads (`*ByIds`, `*For*`) take many keys and answer in one round trip:
  * DataLoader uses them so a request costs a constant number of store calls.
  */
-export interface Store extends RecordStore, AnalyticsStore, TransferStore, EventStore {
+export interface Store extends RecordStore, AnalyticsStore, TransferStore, EventStore, WebhookStore {
   readonly kind: 'sqlite' | 'neo4j';
   /** Resolves when the store answers; rejects otherwise. */
   ping(): Promise<void>;

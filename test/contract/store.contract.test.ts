@@ -22,7 +22,8 @@ import { CatalogueError } from '../../src/store/catalogue';
 import { SnapshotError } from '../../src/store/snapshot';
 import { SqliteStore } from '../../src/store/sqlite/store';
 import type { ServiceRecord, Snapshot, SongRecord, Store, UserRecord } from '../../src/store/types';
-import { EVENT_ID, type ChangeEvent, type NewEvent } from '../../src/events/changes';
+import { EVENT_ID, type ChangeEvent, type EventKind, type NewEvent } from '../../src/events/changes';
+import { DISABLED_REASON } from '../../src/webhooks/records';
 import type { ServiceType } from '../../src/generated/graphql';
 import { DAY, YEAR_1900, YEAR_2200, populateRichly } from '../helpers/rich-data';
 import { queryContract } from './store.queries.contract';
@@ -838,6 +839,133 @@ function storeContract(harness: () => Harness) {
         await source.close();
         await store.importSnapshot(snapshot);
         expect(await allEvents()).toEqual(before);
+      });
+    });
+
+    describe('webhook endpoints and their deliveries', () => {
+      const SECRET = 'whsec_MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3';
+      const endpoint = (events: EventKind[], url = 'https://hooks.example.org/songs') =>
+        store.createWebhook({ url, events, description: 'the lyrics screen', secret: SECRET }, 1_000);
+      const attempt = (at: number, delivered: boolean, nextAttemptAt: number | null, disableIfFailingBefore = 0) => ({
+        at, delivered, responseCode: delivered ? 200 : 500, error: delivered ? null : 'HTTP 500', nextAttemptAt, disableIfFailingBefore,
+      });
+
+      it('keeps endpoints: created enabled, changed by merging, enabling clears the failure record, deleted with their deliveries', async () => {
+        const w = await endpoint(['song.created']);
+        expect(w).toEqual({
+          id: w.id, url: 'https://hooks.example.org/songs', events: ['song.created'], description: 'the lyrics screen',
+          enabled: true, createdAt: 1_000, failingSince: null, disabledReason: null,
+        });
+        expect(await store.listWebhooks()).toEqual([w]);
+        expect(await store.webhookById(w.id)).toEqual(w);
+        expect(await store.webhookById(999)).toBeNull();
+        const changed = await store.updateWebhook(w.id, { events: ['song.created', 'setlist.changed'], description: null, enabled: false });
+        expect(changed).toEqual({ ...w, events: ['song.created', 'setlist.changed'], description: null, enabled: false });
+        expect(await store.updateWebhook(w.id, { url: 'https://other.example.org/' })).toEqual({ ...changed, url: 'https://other.example.org/' });
+        expect(await store.updateWebhook(999, { enabled: true })).toBeNull();
+        expect(await store.rotateWebhookSecret(w.id, SECRET.replace('M', 'N'), 5_000)).toMatchObject({ id: w.id });
+        expect(await store.rotateWebhookSecret(999, SECRET, 5_000)).toBeNull();
+        expect(await store.deleteWebhook(w.id)).toBe(true);
+        expect(await store.deleteWebhook(w.id)).toBe(false);
+        expect(await store.listWebhooks()).toEqual([]);
+      });
+
+      it('queues a delivery with each event of a kind an enabled endpoint asks for, and no other', async () => {
+        const songs = await endpoint(['song.created', 'song.updated']);
+        const setlists = await endpoint(['setlist.changed']);
+        const off = await endpoint(['song.created']);
+        await store.updateWebhook(off.id, { enabled: false });
+        const a = await store.createSong({ name: 'A', artists: [] });
+        await store.updateSong(a.id, { name: 'A2' });
+        const v = expectSlotFree(await store.createService({ date: DAY, serviceType: 'WED' }));
+        await store.linkSong(v.id, a.id);
+        const events = await store.eventsAfter(undefined, 10);
+        const log = async (id: number) => (await store.deliveriesOf(id, 10, 0)).items.map((d) => [d.eventType, d.status, d.attempts, d.eventId]);
+        // Newest first.
+        expect(await log(songs.id)).toEqual([
+          ['song.updated', 'PENDING', 0, events[1].id],
+          ['song.created', 'PENDING', 0, events[0].id],
+        ]);
+        expect(await log(setlists.id)).toEqual([['setlist.changed', 'PENDING', 0, events[3].id]]);
+        expect(await log(off.id)).toEqual([]);
+        expect((await store.deliveriesOf(songs.id, 1, 1))).toMatchObject({ totalCount: 2, items: [{ eventType: 'song.created' }] });
+        // A write that fails queues nothing.
+        expect(await store.linkSong(v.id, 999)).toBe('no-song');
+        expect(await log(setlists.id)).toHaveLength(1);
+      });
+
+      it('lets one worker at a time hold a due delivery, records each try, and disables an endpoint failing for long enough', async () => {
+        const w = await endpoint(['song.created']);
+        await store.createSong({ name: 'A', artists: [] });
+        const [event] = await store.eventsAfter(undefined, 1);
+        const now = Date.now() + 1000;
+        const claimed = await store.claimDeliveries(now, 'one', now + 30_000, 10);
+        expect(claimed).toEqual([
+          {
+            delivery: expect.objectContaining({ webhookId: w.id, eventId: event.id, status: 'PENDING', attempts: 0 }),
+            event,
+            webhook: w,
+            secrets: [SECRET],
+          },
+        ]);
+        // Held: another worker finds nothing, until the lease runs out.
+        expect(await store.claimDeliveries(now, 'two', now + 30_000, 10)).toEqual([]);
+        const raced = await Promise.all([store.claimDeliveries(now + 40_000, 'three', now + 70_000, 10), store.claimDeliveries(now + 40_000, 'four', now + 70_000, 10)]);
+        expect(raced.map((c) => c.length).sort()).toEqual([0, 1]);
+        const holder = raced[0].length ? 'three' : 'four';
+        // Only the holder's report counts.
+        expect(await store.finishAttempt(w.id, event.id, 'one', attempt(now, true, null))).toEqual({ disabled: false });
+        expect((await store.deliveriesOf(w.id, 1, 0)).items[0]).toMatchObject({ status: 'PENDING', attempts: 0 });
+        expect(await store.finishAttempt(w.id, event.id, holder, attempt(now + 41_000, false, now + 50_000))).toEqual({ disabled: false });
+        expect((await store.deliveriesOf(w.id, 1, 0)).items[0]).toEqual({
+          webhookId: w.id, eventId: event.id, eventType: 'song.created', status: 'PENDING', attempts: 1,
+          nextAttemptAt: now + 50_000, lastAttemptAt: now + 41_000, lastResponseCode: 500, lastError: 'HTTP 500',
+        });
+        expect(await store.webhookById(w.id)).toMatchObject({ enabled: true, failingSince: now + 41_000 });
+        // Not due before its next try.
+        expect(await store.claimDeliveries(now + 49_000, 'one', now + 80_000, 10)).toEqual([]);
+        expect(await store.claimDeliveries(now + 50_000, 'one', now + 80_000, 10)).toHaveLength(1);
+        // A failure when it has been failing since before the threshold disables it; its deliveries wait.
+        expect(await store.finishAttempt(w.id, event.id, 'one', attempt(now + 51_000, false, now + 60_000, now + 42_000))).toEqual({ disabled: true });
+        expect(await store.webhookById(w.id)).toMatchObject({ enabled: false, disabledReason: DISABLED_REASON });
+        expect(await store.claimDeliveries(now + 90_000, 'one', now + 99_000, 10)).toEqual([]);
+        // Enabled again: the failure record is cleared and the delivery goes again.
+        expect(await store.updateWebhook(w.id, { enabled: true })).toMatchObject({ enabled: true, failingSince: null, disabledReason: null });
+        const again = await store.claimDeliveries(now + 90_000, 'one', now + 99_000, 10);
+        expect(again).toHaveLength(1);
+        expect(await store.finishAttempt(w.id, event.id, 'one', attempt(now + 91_000, true, null))).toEqual({ disabled: false });
+        expect((await store.deliveriesOf(w.id, 1, 0)).items[0]).toMatchObject({ status: 'DELIVERED', attempts: 3, nextAttemptAt: null, lastResponseCode: 200 });
+        expect(await store.claimDeliveries(now + 999_000, 'one', now + 999_999, 10)).toEqual([]);
+      });
+
+      it('signs with the previous secret too while a rotation\'s overlap lasts', async () => {
+        const w = await endpoint(['song.created']);
+        const next = 'whsec_ZmVkY2JhOTg3NjU0MzIxMGZlZGNiYTk4';
+        const now = Date.now() + 1000;
+        await store.rotateWebhookSecret(w.id, next, now + 10_000);
+        await store.createSong({ name: 'A', artists: [] });
+        expect((await store.claimDeliveries(now, 'one', now + 1, 10))[0].secrets).toEqual([next, SECRET]);
+        expect((await store.claimDeliveries(now + 20_000, 'one', now + 20_001, 10))[0].secrets).toEqual([next]);
+      });
+
+      it('redelivers one event, or every event of its kinds after one, once each', async () => {
+        const w = await endpoint(['song.created']);
+        const made = await songs(store, 'A', 'B', 'C');
+        await store.updateSong(made[0].id, { name: 'A2' });
+        const events = (await store.eventsAfter(undefined, 10)).filter((e) => e.type === 'song.created');
+        const now = Date.now() + 1000;
+        for (const c of await store.claimDeliveries(now, 'one', now + 1000, 10)) {
+          await store.finishAttempt(w.id, c.event.id, 'one', attempt(now, true, null));
+        }
+        expect(await store.claimDeliveries(now + 2000, 'one', now + 3000, 10)).toEqual([]);
+        expect(await store.redeliver(w.id, { eventId: events[1].id }, now + 5000, 100)).toBe(1);
+        expect(await store.redeliver(w.id, { since: events[0].id }, now + 5000, 100)).toBe(2);
+        expect(await store.redeliver(999, { since: events[0].id }, now + 5000, 100)).toBeNull();
+        const due = await store.claimDeliveries(now + 5000, 'one', now + 6000, 10);
+        expect(due.map((c) => c.event.id).sort()).toEqual([events[1].id, events[2].id]);
+        expect((await store.deliveriesOf(w.id, 10, 0)).items.map((d) => d.attempts)).toEqual([0, 0, 1]);
+        expect(await store.redeliver(w.id, { since: last(events).id }, now, 100)).toBe(0);
+        expect(await store.redeliver(w.id, { eventId: 'evt_0000000000999999' }, now, 100)).toBe(0);
       });
     });
 

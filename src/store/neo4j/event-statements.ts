@@ -11,6 +11,9 @@ import type { Statement } from './statements';
  * in time order, and in the order of one process's writes within a millisecond (the server's
  * clock counts milliseconds only); no counter node is written: a store-wide sequence would queue
  * every write on one lock.
+ *
+ * With each event, a delivery for each enabled webhook endpoint that asks for its kind
+ * (./webhook-statements.ts): the endpoints are read, not locked, so writes never queue on them.
  */
 export const EVENT_STATEMENTS = {
   recordEvents: {
@@ -22,7 +25,13 @@ CREATE (e:Event {
   id: 'evt_' + right('0000000000000' + toString(at), 13) + row.key,
   type: row.type, at: at, data: row.data
 })
-RETURN count(e) AS recorded`,
+WITH e, at
+CALL (e, at) {
+  MATCH (w:Webhook)
+  WHERE w.enabled AND e.type IN w.events
+  CREATE (:Delivery {webhookId: w.id, eventId: e.id, eventType: e.type, status: 'PENDING', attempts: 0, dueAt: at})
+}
+RETURN count(e) AS recorded`
   },
   /** A seek of the Event(id) uniqueness index in its order, stopping at $limit. */
   eventsAfter: {

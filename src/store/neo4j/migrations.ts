@@ -89,6 +89,11 @@ export const SCHEMA_CYPHER = {
   timelineZoneName: 'CREATE CONSTRAINT timeline_zone_name IF NOT EXISTS FOR (z:TimelineZone) REQUIRE z.name IS UNIQUE',
   // The outbox (./event-statements.ts): ids unique, and read after an id in their order.
   eventId: 'CREATE CONSTRAINT event_id IF NOT EXISTS FOR (e:Event) REQUIRE e.id IS UNIQUE',
+  // Webhooks (./webhook-statements.ts): endpoints by id; a delivery by its endpoint and event
+  // (an endpoint's log in event order), and the due ones by when they are due.
+  webhookId: 'CREATE CONSTRAINT webhook_id IF NOT EXISTS FOR (w:Webhook) REQUIRE w.id IS UNIQUE',
+  deliveryKey: 'CREATE CONSTRAINT delivery_key IF NOT EXISTS FOR (d:Delivery) REQUIRE (d.webhookId, d.eventId) IS UNIQUE',
+  deliveryDue: 'CREATE RANGE INDEX delivery_due IF NOT EXISTS FOR (d:Delivery) ON (d.dueAt)',
 } as const;
 
 /** Rows (services, songs) per transaction of a batched data change. */

@@ -11,6 +11,7 @@
  *   (:User {id, username, usernameKey, passwordHash, role, tokenVersion})
  *   (:Sequence {name, value})   one per record kind: the highest id ever issued
  *   (:Event {id, type, at, data})   the outbox: change events, data as JSON (./event-statements.ts)
+ *   (:Webhook), (:Delivery)   webhook endpoints and their deliveries (./webhook-statements.ts)
  *   (:Period {key, kind, start, end, <per type> Services and Links, songs1..songs7}) and
  *   (:TimelineZone {name, zone}): the maintained timeline periods (./period-statements.ts)
  *
@@ -72,6 +73,7 @@ import { perOrder, SERVICE_AFTER, SERVICE_PAGE, SONG_AFTER, SONG_PAGE, SONG_SERV
 import { PERIOD_PROPERTIES, PERIOD_STATEMENTS } from './period-statements';
 import { FOLD, SPELLINGS, WRITE_STATEMENTS } from './write-statements';
 import { EVENT_STATEMENTS } from './event-statements';
+import { WEBHOOK_STATEMENTS } from './webhook-statements';
 
 /** Parameter types as Cypher names them; `?` means null is allowed (patch fields). */
 export type ScalarType =
@@ -96,7 +98,7 @@ const CREDENTIALS = `${USER}, u.passwordHash AS passwordHash, u.tokenVersion AS 
  * queue on that lock and each sees the previous commit: ids never collide, and since the value
  * only grows, never come back after a delete.
  */
-const nextId = (kind: string) => `MERGE (q:Sequence {name: '${kind}'})
+export const nextId = (kind: string) => `MERGE (q:Sequence {name: '${kind}'})
   ON CREATE SET q.value = 0
 SET q.value = q.value + 1`;
 
@@ -843,6 +845,7 @@ RETURN count(q) AS raised`,
   ...PERIOD_STATEMENTS,
   ...WRITE_STATEMENTS,
   ...EVENT_STATEMENTS,
+  ...WEBHOOK_STATEMENTS,
 
 } as const satisfies Record<string, Statement>;
 
@@ -882,12 +885,15 @@ export const MAINTENANCE_PARAMS = {
 
 /** Labels, relationship types and property keys of the model, for the linter's typo checks. */
 export const GRAPH_VOCABULARY = {
-  labels: ['Song', 'Service', 'User', 'Artist', 'Sequence', 'MigrationLock', 'MigrationStep', 'Period', 'TimelineZone', 'Event'],
+  labels: ['Song', 'Service', 'User', 'Artist', 'Sequence', 'MigrationLock', 'MigrationStep', 'Period', 'TimelineZone', 'Event', 'Webhook', 'Delivery'],
   relationshipTypes: ['PERFORMED_IN', 'BY', 'SUNG_WITH'],
   propertyKeys: [
     'id', 'name', 'artists', 'ccliNumber', 'copyright', 'key', 'date', 'serviceType', 'guarded', 'position', 'seq',
     'username', 'usernameKey', 'passwordHash', 'role', 'tokenVersion', 'value', '_lock',
-    'owner', 'until', 'finishedAt', 'songId', 'serviceId', 'otherId', 'together', 'type', 'at', 'data', ...PAIR_PROPERTIES,
+    'owner', 'until', 'finishedAt', 'songId', 'serviceId', 'otherId', 'together', 'type', 'at', 'data',
+    'url', 'events', 'description', 'enabled', 'secret', 'previousSecret', 'previousUntil', 'createdAt', 'failingSince',
+    'disabledReason', 'webhookId', 'eventId', 'eventType', 'status', 'attempts', 'dueAt', 'leaseOwner', 'leaseUntil',
+    'lastAttemptAt', 'lastStatus', 'lastError', ...PAIR_PROPERTIES,
     ...USAGE_PROPERTIES,
     ...ARTIST_PROPERTIES,
     ...PERIOD_PROPERTIES,

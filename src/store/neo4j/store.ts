@@ -46,6 +46,8 @@ import * as setlists from './setlists';
 import { StoreUnavailableError } from '../../errors';
 import { changes, type NewEvent } from '../../events/changes';
 import { NEO4J_EVENT_ID, recordEvents, toEvent } from './events';
+import { webhooks } from './webhooks';
+import type { Attempt, Redelivery, WebhookInput, WebhookPatch } from '../../webhooks/records';
 import { Batches } from './setlist-batches';
 import * as transfer from './transfer';
 import { createSongParams, distinctKeys, SEQUENCE_NAMES } from './transfer';
@@ -165,6 +167,48 @@ export class Neo4jStore implements Store {
   private async recorded<T>(tx: Tx, record: T, event: (record: T) => NewEvent): Promise<T> {
     await recordEvents(tx, [event(record)]);
     return record;
+  }
+
+  // Webhooks (./webhooks.ts)
+
+  createWebhook(input: WebhookInput, now: number) {
+    return this.write((tx) => webhooks.create(tx, input, now));
+  }
+
+  listWebhooks() {
+    return this.read((tx) => webhooks.list(tx));
+  }
+
+  webhookById(id: number) {
+    return this.read((tx) => webhooks.byId(tx, id));
+  }
+
+  updateWebhook(id: number, patch: WebhookPatch) {
+    return this.write((tx) => webhooks.update(tx, id, patch));
+  }
+
+  deleteWebhook(id: number) {
+    return this.write((tx) => webhooks.delete(tx, id));
+  }
+
+  rotateWebhookSecret(id: number, secret: string, previousUntil: number) {
+    return this.write((tx) => webhooks.rotate(tx, id, secret, previousUntil));
+  }
+
+  deliveriesOf(webhookId: number, limit: number, offset: number) {
+    return this.read((tx) => webhooks.deliveries(tx, webhookId, limit, offset));
+  }
+
+  redeliver(webhookId: number, what: Redelivery, now: number, limit: number) {
+    return this.write((tx) => webhooks.redeliver(tx, webhookId, what, now, limit));
+  }
+
+  claimDeliveries(now: number, owner: string, leaseUntil: number, limit: number) {
+    return this.write((tx) => webhooks.claim(tx, now, owner, leaseUntil, limit));
+  }
+
+  finishAttempt(webhookId: number, eventId: string, owner: string, attempt: Attempt) {
+    return this.write((tx) => webhooks.finish(tx, webhookId, eventId, owner, attempt));
   }
 
   async eventsAfter(after: string | undefined, limit: number) {

@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { ANALYTICS_MIGRATION, fillArtistSpellings, SONG_PAIR_TOTALS_MIGRATION, SONG_USAGE_MIGRATION } from './analytics-schema';
 import { TIMELINE_MIGRATION } from './timeline-schema';
+import { WEBHOOKS_MIGRATION } from './webhook-statements';
 
 /**
  * Schema versions, applied in order, each once, inside one transaction with its bookkeeping row
@@ -215,6 +216,11 @@ export const MIGRATIONS: {
         data TEXT NOT NULL CHECK (json_valid(data))
       );
     `,
+  },
+  {
+    version: 11,
+    description: 'webhook endpoints and their deliveries',
+    sql: WEBHOOKS_MIGRATION,
   },
 ];
 

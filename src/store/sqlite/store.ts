@@ -47,6 +47,8 @@ import { isSlotTaken, type MergeRefused } from '../types';
 import type { AnalyticsWindow, SongUsageQuery, SungOftenQuery } from '../analytics-types';
 import type { ServiceType } from '../../generated/graphql';
 import { SqliteAnalytics } from './analytics';
+import { SqliteWebhooks, sqliteEventId, sqliteEventSeq } from './webhooks';
+import type { Redelivery, WebhookInput, WebhookPatch, WebhookStore, Attempt } from '../../webhooks/records';
 import { migrate } from './migrations';
 import { ensurePeriods, openTimeline } from './timeline-schema';
 import { withDerivedRebuilt } from './bulk';
@@ -99,15 +101,6 @@ const perParent = (page: Page = {}) => ({ ...limits(page), end: pageEnd(page) })
 const typesParam = (filter: ServiceFilter = {}) => JSON.stringify([...new Set(filter.serviceTypes ?? ALL_SERVICE_TYPES)]);
 const distinctIds = (ids: readonly number[]) => [...new Set(ids)];
 
-/** An event's id: its outbox row's number, zero-padded so that ids compare as strings in order. */
-const sqliteEventId = (seq: number) => `evt_${String(seq).padStart(16, '0')}`;
-/** The row number of an id this store issued; the callers check the form (src/events/changes.ts EVENT_ID). */
-function sqliteEventSeq(id: string): number {
-  const digits = /^evt_(\d{1,16})$/.exec(id);
-  // An id of another form (a Neo4j store's, after a migration) names no event of this store:
-  // read past every event rather than from the start.
-  return digits ? Number(digits[1]) : Number.MAX_SAFE_INTEGER;
-}
 /** No filter, or one naming every type: every link qualifies (each service has one of them). */
 const everyType = (filter: ServiceFilter = {}) => ALL_SERVICE_TYPES.every((t) => filter.serviceTypes?.includes(t) ?? true);
 
@@ -181,9 +174,53 @@ export class SqliteStore implements Store {
     openTimeline(this.db, serviceTimeZone);
     this.db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     this.analytics = new SqliteAnalytics(this.db);
+    this.webhooks = new SqliteWebhooks(this.db);
   }
 
   private readonly analytics: SqliteAnalytics;
+  private readonly webhooks: SqliteWebhooks;
+
+  // Webhooks (./webhooks.ts)
+
+  createWebhook(input: WebhookInput, now: number) {
+    return this.write(() => this.webhooks.create(input, now));
+  }
+
+  listWebhooks() {
+    return this.guard(() => this.webhooks.list());
+  }
+
+  webhookById(id: number) {
+    return this.guard(() => this.webhooks.byId(id));
+  }
+
+  updateWebhook(id: number, patch: WebhookPatch) {
+    return this.write(() => this.webhooks.update(id, patch));
+  }
+
+  deleteWebhook(id: number) {
+    return this.write(() => this.webhooks.delete(id));
+  }
+
+  rotateWebhookSecret(id: number, secret: string, previousUntil: number) {
+    return this.write(() => this.webhooks.rotate(id, secret, previousUntil));
+  }
+
+  deliveriesOf(webhookId: number, limit: number, offset: number) {
+    return this.guard(() => this.db.transaction(() => this.webhooks.deliveries(webhookId, limit, offset))());
+  }
+
+  redeliver(webhookId: number, what: Redelivery, now: number, limit: number) {
+    return this.write(() => this.webhooks.redeliver(webhookId, what, now, limit));
+  }
+
+  claimDeliveries(now: number, owner: string, leaseUntil: number, limit: number) {
+    return this.write(() => this.webhooks.claim(now, owner, leaseUntil, limit));
+  }
+
+  finishAttempt(webhookId: number, eventId: string, owner: string, attempt: Attempt) {
+    return this.write(() => this.webhooks.finish(webhookId, eventId, owner, attempt));
+  }
 
   // Analytics (src/store/sqlite/analytics.ts)
 
@@ -367,7 +404,10 @@ export class SqliteStore implements Store {
   /** Record the events of a write, in its transaction (the outbox: src/events/changes.ts). */
   private record(...events: NewEvent[]): void {
     const at = Date.now();
-    for (const e of events) this.run('insertEvent', e.type, at, JSON.stringify(e.data));
+    for (const e of events) {
+      const seq = this.stmt('insertEvent').pluck().get(e.type, at, JSON.stringify(e.data)) as number;
+      this.webhooks.fanOut(seq, e.type, at);
+    }
   }
 
   /** `record` of the one event a written record makes, answering the record. */
