@@ -105,6 +105,7 @@ async function main() {
     serviceTimeZone: config.serviceTimeZone,
     serviceTimes: config.serviceTimes,
     log,
+    webhookTargets: { allowPrivate: false, resolve: async () => [] },
   };
   const schema = buildSchema();
 

@@ -51,6 +51,8 @@ async function main() {
     // bench/run.ts starts this process with NODE_ENV=production: measure the deployed configuration.
     NODE_ENV: process.env.NODE_ENV,
     JWT_SECRET,
+    // No webhook endpoints exist here; the worker's polls would count among the requests' store calls.
+    WEBHOOKS_DELIVERY: 'off',
     ADMIN_USERNAME: BENCH_ADMIN.username,
     ADMIN_PASSWORD: BENCH_ADMIN.password,
     // The nested query reads every service's whole setlist, which the cost limit charges as

@@ -25,6 +25,8 @@ import { sendError } from './rest/errors';
 import { createRestRouter } from './rest/router';
 import { BASE_PATH } from './rest/sofa';
 import type { Store } from './store/types';
+import { resolverOf, type TargetPolicy } from './webhooks/targets';
+import { DeliveryWorker } from './webhooks/worker';
 
 export interface App {
   express: express.Express;
@@ -43,7 +45,10 @@ export async function createApp(config: Config, rawStore: Store, log: Logger): P
   // Login (and request) counts: in this process's memory, or in the Redis every instance shares.
   const limits = createLimiterStore(config.redisUrl, log);
 
+  // Where webhooks may go (src/webhooks/targets.ts), checked when an endpoint is made and at each try.
+  const webhookTargets: TargetPolicy = { allowPrivate: config.webhooks.allowPrivateTargets, resolve: resolverOf(config.webhooks.dnsServers) };
   const deps: AppDependencies = {
+    webhookTargets,
     store,
     tokens,
     loginLimiter: LoginLimiter.in(limits, config.loginMaxFailures, config.loginWindowSeconds, observability.loginEvents),
@@ -132,10 +137,17 @@ export async function createApp(config: Config, rawStore: Store, log: Logger): P
     sendError(res, new AppError('NOT_FOUND', `No such endpoint: ${req.method} ${req.path}`));
   });
 
+  // Webhook deliveries, from the store's queue (src/webhooks/worker.ts); every replica may run one.
+  const worker = config.webhooks.deliver
+    ? new DeliveryWorker({ store, targets: webhookTargets, log, metrics: observability.metrics, retryDelaysMs: config.webhooks.retryDelaysMs, leaseMs: config.webhooks.leaseMs })
+    : undefined;
+  worker?.start();
+
   return {
     express: app,
     lifecycle,
     close: async () => {
+      await worker?.stop();
       await graphql.stop();
       await limits.close();
     },

@@ -70,6 +70,21 @@ export interface Config {
   metricsToken?: string;
   /** How long a shutdown waits for requests in flight before cutting them. */
   shutdownTimeoutSeconds: number;
+  webhooks: WebhookSettings;
+}
+
+/** Webhook delivery (docs/operations.md, Webhooks). */
+export interface WebhookSettings {
+  /** This process delivers (WEBHOOKS_DELIVERY=on); off leaves it to other replicas. */
+  deliver: boolean;
+  /** Plain http and loopback, private and link-local targets (tests, a church's own network). */
+  allowPrivateTargets: boolean;
+  /** DNS servers to resolve endpoint hosts with, instead of the system's. */
+  dnsServers?: string[];
+  /** The waits after each failed try, in ms (the default is src/webhooks/schedule.ts). */
+  retryDelaysMs?: number[];
+  /** How long a delivery a worker took is its own: after that, another may send it. */
+  leaseMs: number;
 }
 
 /** Points each client may spend per window, and what a request costs (src/http/rate-limit.ts). */
@@ -150,6 +165,17 @@ const Env = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   SHUTDOWN_TIMEOUT_SECONDS: int(0, 600).default(10),
+  WEBHOOKS_DELIVERY: z.enum(['on', 'off'], { error: "must be 'on' or 'off'" }).default('on'),
+  WEBHOOKS_ALLOW_PRIVATE_TARGETS: bool.default(false),
+  WEBHOOKS_DNS_SERVERS: z
+    .string()
+    .regex(/^[^,\s]+(?:,[^,\s]+)*$/, 'must list DNS servers (address or address:port) separated by commas')
+    .optional(),
+  WEBHOOKS_LEASE_SECONDS: int(1, 3600).default(60),
+  WEBHOOKS_RETRY_SCHEDULE: z
+    .string()
+    .regex(/^\d+(?:\.\d+)?(?:,\d+(?:\.\d+)?){0,19}$/, 'must list 1 to 20 waits in seconds separated by commas, e.g. 5,300,1800')
+    .optional(),
 });
 
 /** The file, in the data directory, that keeps a generated JWT secret. */
@@ -287,5 +313,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     metricsToken: e.METRICS_TOKEN,
     shutdownTimeoutSeconds: e.SHUTDOWN_TIMEOUT_SECONDS,
+    webhooks: {
+      deliver: e.WEBHOOKS_DELIVERY === 'on',
+      allowPrivateTargets: e.WEBHOOKS_ALLOW_PRIVATE_TARGETS,
+      dnsServers: e.WEBHOOKS_DNS_SERVERS?.split(','),
+      retryDelaysMs: e.WEBHOOKS_RETRY_SCHEDULE?.split(',').map((s) => Math.round(Number(s) * 1000)),
+      leaseMs: e.WEBHOOKS_LEASE_SECONDS * 1000,
+    },
   };
 }

@@ -22,6 +22,11 @@ everything it can state and nothing is left out silently:
   and not half (400s the document cannot state: OpenAPI 3.0 relates no query parameters to each
   other): on GET /suggestions, beside `serviceId`, `date` and `serviceType` are dropped; without
   it, a missing `date` is a fixed Sunday (2026-12-06) and a missing `serviceType` SUN_AM.
+- A webhook URL must resolve, to addresses the run allows (a DNS answer the document cannot
+  state): a schema-valid `url` on POST and PUT /webhooks is pointed at a receiver on 127.0.0.1 (the
+  run's server allows private targets and sends nothing). A redelivery names `eventId` or `since`,
+  one of the two (a relation OpenAPI 3.0 cannot state): beside `eventId`, `since` is dropped; with
+  neither, `since` is the first event's predecessor.
 - A merge (POST /songs/{keepId}/merge) deletes the songs it folds in: those songs are never the
   seeded ones (the setlists above point at them), and a merge does not list the song kept in
   `mergeIds` (a 400 the document cannot state, as it relates a path parameter to the body): it is
@@ -119,6 +124,17 @@ def _negative_query(case) -> bool:
     return any(str(getattr(k, "value", k)) == "query" and c.mode.is_negative for k, c in components.items())
 
 
+def _negative_body(case) -> bool:
+    """Whether the case's body was drawn to break the document."""
+    meta = getattr(case, "_meta", None)
+    components = getattr(meta, "components", None) or {}
+    return any(str(getattr(k, "value", k)) == "body" and c.mode.is_negative for k, c in components.items())
+
+
+WEBHOOK_URL = re.compile(r"^https?://[^\s/?#@]+(?:[/?#]\S*)?$")
+RECEIVER = "http://127.0.0.1:9/schemathesis"
+
+
 @schemathesis.hook
 def filter_case(ctx, case):
     return not _touches_own_user(case) and not _deletes_seeded_song(case) and not _merges_seeded_song(case)
@@ -150,6 +166,15 @@ def map_case(ctx, case):
             else:
                 case.query.setdefault("date", "2026-12-06")
                 case.query.setdefault("serviceType", "SUN_AM")
+    if case.operation.path in ("/webhooks", "/webhooks/{id}") and isinstance(case.body, dict) and not _negative_body(case):
+        url = case.body.get("url")
+        if isinstance(url, str) and WEBHOOK_URL.match(url) and len(url) <= 2000:
+            case.body["url"] = RECEIVER
+    if case.operation.path == "/webhooks/{id}/redeliver" and isinstance(case.body, dict) and not _negative_body(case):
+        if "eventId" in case.body:
+            case.body.pop("since", None)
+        elif "since" not in case.body:
+            case.body["since"] = "evt_0"
     if case.operation.path == "/songs/{keepId}/merge" and isinstance(case.body, dict):
         ids = case.body.get("mergeIds")
         keep = (case.path_parameters or {}).get("keepId")

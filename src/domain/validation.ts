@@ -4,6 +4,7 @@ import { ARTISTS_MAX } from './artists';
 import { CCLI_DIGITS, COPYRIGHT_MAX_LENGTH } from './licensing';
 import { SETLIST_MAX_SONGS } from './setlist';
 import { MERGE_MAX_SONGS } from './song-merge';
+import { EVENT_KINDS } from '../events/changes';
 
 /**
  * The value rules of docs/API.md, shared by both facades. Types (string, integer, enum) are
@@ -57,6 +58,24 @@ const songIds = z
   .meta({ uniqueItems: true });
 
 const nonNull = <T extends z.ZodTypeAny>(t: T) => t.optional();
+
+/** A webhook endpoint's URL: where it resolves to is checked apart (src/webhooks/targets.ts). */
+const webhookUrl = z
+  .string()
+  .max(2000, 'must be at most 2000 characters')
+  .regex(/^https?:\/\/[^\s/?#@]+(?:[/?#][^\s]*)?$/, 'must be an http or https URL with no spaces or user name');
+const eventKinds = z
+  .array(z.enum(EVENT_KINDS, { error: `entries must be event kinds: ${EVENT_KINDS.join(', ')}` }))
+  .min(1, 'must name at least one event kind')
+  .max(EVENT_KINDS.length, `must have at most ${EVENT_KINDS.length} entries`)
+  .refine((kinds) => new Set(kinds).size === kinds.length, 'must not list the same kind twice')
+  .meta({ uniqueItems: true });
+const webhookDescription = z
+  .string()
+  .max(500, 'must be at most 500 characters')
+  .regex(NO_CONTROL, 'must not contain control characters (line breaks included); tab is allowed');
+/** An event id (src/events/changes.ts EVENT_ID). */
+export const eventId = z.string().regex(/^evt_[0-9a-f]{1,40}$/, 'must be an event id (evt_ and up to 40 hex digits)');
 /** Song search text (SEARCH_MAX_LENGTH in ./search.ts). */
 const search = z.string().max(200, 'must be at most 200 characters').regex(NOT_BLANK, 'must not be empty');
 
@@ -83,6 +102,14 @@ export const rules = {
   setlist: z.object({ songIds }),
   createUser: z.object({ username, password }),
   updateUser: z.object({ username: nonNull(username), password: nonNull(password) }),
+  createWebhook: z.object({ url: webhookUrl, events: eventKinds, description: webhookDescription.optional() }),
+  updateWebhook: z.object({ url: nonNull(webhookUrl), events: nonNull(eventKinds), description: nonNull(webhookDescription) }),
+  redeliverWebhook: z
+    .object({ eventId: nonNull(eventId), since: nonNull(eventId) })
+    .refine((a) => (a.eventId === undefined) !== (a.since === undefined), {
+      path: ['eventId'],
+      message: 'give eventId (one event) or since (every event after it), not both',
+    }),
   listSongs: z
     .object({ search: nonNull(search), sort: z.unknown().optional() })
     .refine((a) => a.search === undefined || a.sort == null, {

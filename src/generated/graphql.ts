@@ -1,6 +1,7 @@
 import type { ServiceDay } from '../domain/dates';
 import type { GraphQLResolveInfo, GraphQLScalarType, GraphQLScalarTypeConfig } from 'graphql';
 import type { SongRecord, ServiceRecord, SetlistEntryRecord, UserRecord } from '../store/types';
+import type { WebhookShown, DeliveryRecord } from '../webhooks/records';
 import type { SongUsageRecord } from '../store/analytics-types';
 import type { Suggestion } from '../domain/analytics/suggest';
 import type { GraphQLContext } from '../graphql/context';
@@ -50,6 +51,14 @@ export type AuthPayload = {
   user: User;
 };
 
+export type DeliveryStatus =
+  /** Answered 2xx. */
+  | 'DELIVERED'
+  /** Every try of the schedule failed. */
+  | 'FAILED'
+  /** Not delivered yet: tried again at nextAttemptAt. */
+  | 'PENDING';
+
 export type Mutation = {
   __typename?: 'Mutation';
   /**
@@ -67,12 +76,16 @@ export type Mutation = {
   createSong: Song;
   /** Create a user (ADMIN only). `role` defaults to USER. */
   createUser: User;
+  /** Make a webhook endpoint (ADMIN only). The answer carries its secret, shown this once. */
+  createWebhook: Webhook;
   /** Delete a service and its performance links; the songs stay. True when done. */
   deleteService: Scalars['Boolean']['output'];
   /** Delete a song and its performance links. True when done. */
   deleteSong: Scalars['Boolean']['output'];
   /** Delete a user (ADMIN only). The last ADMIN cannot be deleted. */
   deleteUser: Scalars['Boolean']['output'];
+  /** Delete an endpoint and its delivery log (ADMIN only). */
+  deleteWebhook: Scalars['Boolean']['output'];
   /** Exchange a username and password for a token. */
   login: AuthPayload;
   /**
@@ -82,8 +95,12 @@ export type Mutation = {
    * from them in their order; they are then deleted. Answers the kept song.
    */
   mergeSongs: Song;
+  /** Deliver again (ADMIN only): the event `eventId`, or every event of the endpoint's kinds after `since` (at most 1,000). */
+  redeliverWebhook: Redelivery;
   /** Unlink a song from a service; the songs after it move up one place. True when done; NOT_FOUND when it was not linked. */
   removeSongFromService: Scalars['Boolean']['output'];
+  /** A new signing secret (ADMIN only), in the answer; the old one also signs for 24 hours. */
+  rotateWebhookSecret: Webhook;
   /** Replace the whole setlist, at positions 1..n in the order given. Returns the setlist. */
   setServiceSongs: Array<Song>;
   /** Update a service: fields given replace, fields left out keep their values. */
@@ -95,6 +112,8 @@ export type Mutation = {
   updateSong: Song;
   /** Update a user (ADMIN, or the user itself for username and password). Only an ADMIN changes `role`. */
   updateUser: User;
+  /** Change an endpoint (ADMIN only): fields given replace, others keep. Enabling clears its failure record. */
+  updateWebhook: Webhook;
 };
 
 
@@ -126,6 +145,13 @@ export type MutationCreateUserArgs = {
 };
 
 
+export type MutationCreateWebhookArgs = {
+  description?: InputMaybe<Scalars['String']['input']>;
+  events: Array<Scalars['String']['input']>;
+  url: Scalars['String']['input'];
+};
+
+
 export type MutationDeleteServiceArgs = {
   id: Scalars['Int']['input'];
 };
@@ -137,6 +163,11 @@ export type MutationDeleteSongArgs = {
 
 
 export type MutationDeleteUserArgs = {
+  id: Scalars['Int']['input'];
+};
+
+
+export type MutationDeleteWebhookArgs = {
   id: Scalars['Int']['input'];
 };
 
@@ -153,9 +184,21 @@ export type MutationMergeSongsArgs = {
 };
 
 
+export type MutationRedeliverWebhookArgs = {
+  eventId?: InputMaybe<Scalars['String']['input']>;
+  id: Scalars['Int']['input'];
+  since?: InputMaybe<Scalars['String']['input']>;
+};
+
+
 export type MutationRemoveSongFromServiceArgs = {
   serviceId: Scalars['Int']['input'];
   songId: Scalars['Int']['input'];
+};
+
+
+export type MutationRotateWebhookSecretArgs = {
+  id: Scalars['Int']['input'];
 };
 
 
@@ -186,6 +229,15 @@ export type MutationUpdateUserArgs = {
   password?: InputMaybe<Scalars['String']['input']>;
   role?: InputMaybe<Role>;
   username?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type MutationUpdateWebhookArgs = {
+  description?: InputMaybe<Scalars['String']['input']>;
+  enabled?: InputMaybe<Scalars['Boolean']['input']>;
+  events?: InputMaybe<Array<Scalars['String']['input']>>;
+  id: Scalars['Int']['input'];
+  url?: InputMaybe<Scalars['String']['input']>;
 };
 
 /** Where a connection page stands (Relay cursor connections). */
@@ -300,6 +352,12 @@ export type Query = {
   user: Maybe<User>;
   /** All users, ordered by id (ADMIN only). */
   users: Array<User>;
+  /** One webhook endpoint (ADMIN only); null when unknown. */
+  webhook: Maybe<Webhook>;
+  /** An endpoint's delivery log, newest event first (ADMIN only). */
+  webhookDeliveries: Array<WebhookDelivery>;
+  /** Every webhook endpoint, by id (ADMIN only). */
+  webhooks: Array<Webhook>;
 };
 
 
@@ -476,6 +534,24 @@ export type QueryUserArgs = {
 export type QueryUsersArgs = {
   limit?: InputMaybe<Scalars['Int']['input']>;
   offset?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+export type QueryWebhookArgs = {
+  id: Scalars['Int']['input'];
+};
+
+
+export type QueryWebhookDeliveriesArgs = {
+  id: Scalars['Int']['input'];
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  offset?: InputMaybe<Scalars['Int']['input']>;
+};
+
+export type Redelivery = {
+  __typename?: 'Redelivery';
+  /** How many deliveries were queued again. */
+  queued: Scalars['Int']['output'];
 };
 
 export type Role =
@@ -789,6 +865,43 @@ export type User = {
   username: Scalars['String']['output'];
 };
 
+/**
+ * A webhook endpoint (ADMIN only): the service POSTs each change event of the kinds in `events` to
+ * `url`, signed by the Standard Webhooks specification (docs/API.md, Webhooks).
+ */
+export type Webhook = {
+  __typename?: 'Webhook';
+  createdAt: Scalars['Timestamp']['output'];
+  description: Maybe<Scalars['String']['output']>;
+  /** Why the service disabled it (every delivery failed for three days); null when enabled, or disabled by hand. */
+  disabledReason: Maybe<Scalars['String']['output']>;
+  enabled: Scalars['Boolean']['output'];
+  /** The event kinds it receives: song.created, song.updated, song.deleted, service.created, service.updated, service.deleted, setlist.changed, songs.merged, user.role_changed. */
+  events: Array<Scalars['String']['output']>;
+  /** Since when every try has failed (none succeeding since); null while deliveries succeed. */
+  failingSince: Maybe<Scalars['Timestamp']['output']>;
+  id: Scalars['Int']['output'];
+  /** The signing secret (`whsec_…`): only in the answers of createWebhook and rotateWebhookSecret, null elsewhere. */
+  secret: Maybe<Scalars['String']['output']>;
+  url: Scalars['String']['output'];
+};
+
+/** One event's delivery to one endpoint. */
+export type WebhookDelivery = {
+  __typename?: 'WebhookDelivery';
+  /** Tries made. */
+  attempts: Scalars['Int']['output'];
+  /** The event's id, sent as `webhook-id`: a receiver that sees one twice has seen a redelivery. */
+  eventId: Scalars['String']['output'];
+  eventType: Scalars['String']['output'];
+  lastAttemptAt: Maybe<Scalars['Timestamp']['output']>;
+  lastError: Maybe<Scalars['String']['output']>;
+  /** The HTTP status of the last try's answer; null when there was none (no connection, a timeout, a refused target). */
+  lastResponseCode: Maybe<Scalars['Int']['output']>;
+  nextAttemptAt: Maybe<Scalars['Timestamp']['output']>;
+  status: DeliveryStatus;
+};
+
 
 
 export type ResolverTypeWrapper<T> = Promise<T> | T;
@@ -863,11 +976,13 @@ export type ResolversTypes = {
   ArtistUsage: ResolverTypeWrapper<ArtistUsage>;
   AuthPayload: ResolverTypeWrapper<Omit<AuthPayload, 'user'> & { user: ResolversTypes['User'] }>;
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
+  DeliveryStatus: DeliveryStatus;
   Float: ResolverTypeWrapper<Scalars['Float']['output']>;
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
   Mutation: ResolverTypeWrapper<{}>;
   PageInfo: ResolverTypeWrapper<PageInfo>;
   Query: ResolverTypeWrapper<{}>;
+  Redelivery: ResolverTypeWrapper<Redelivery>;
   Role: Role;
   RotationState: RotationState;
   ScorePart: ResolverTypeWrapper<ScorePart>;
@@ -895,6 +1010,8 @@ export type ResolversTypes = {
   Timestamp: ResolverTypeWrapper<Scalars['Timestamp']['output']>;
   UsageBucket: ResolverTypeWrapper<UsageBucket>;
   User: ResolverTypeWrapper<UserRecord>;
+  Webhook: ResolverTypeWrapper<WebhookShown>;
+  WebhookDelivery: ResolverTypeWrapper<DeliveryRecord>;
 };
 
 /** Mapping between all available schema types and the resolvers parents */
@@ -907,6 +1024,7 @@ export type ResolversParentTypes = {
   Mutation: {};
   PageInfo: PageInfo;
   Query: {};
+  Redelivery: Redelivery;
   ScorePart: ScorePart;
   Service: ServiceRecord;
   ServiceConnection: Omit<ServiceConnection, 'edges'> & { edges: Array<ResolversParentTypes['ServiceEdge']> };
@@ -927,6 +1045,8 @@ export type ResolversParentTypes = {
   Timestamp: Scalars['Timestamp']['output'];
   UsageBucket: UsageBucket;
   User: UserRecord;
+  Webhook: WebhookShown;
+  WebhookDelivery: DeliveryRecord;
 };
 
 export type ArtistUsageResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ArtistUsage'] = ResolversParentTypes['ArtistUsage']> = {
@@ -949,16 +1069,21 @@ export type MutationResolvers<ContextType = GraphQLContext, ParentType extends R
   createService?: Resolver<ResolversTypes['Service'], ParentType, ContextType, RequireFields<MutationCreateServiceArgs, 'date' | 'serviceType'>>;
   createSong?: Resolver<ResolversTypes['Song'], ParentType, ContextType, RequireFields<MutationCreateSongArgs, 'name'>>;
   createUser?: Resolver<ResolversTypes['User'], ParentType, ContextType, RequireFields<MutationCreateUserArgs, 'password' | 'username'>>;
+  createWebhook?: Resolver<ResolversTypes['Webhook'], ParentType, ContextType, RequireFields<MutationCreateWebhookArgs, 'events' | 'url'>>;
   deleteService?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationDeleteServiceArgs, 'id'>>;
   deleteSong?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationDeleteSongArgs, 'id'>>;
   deleteUser?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationDeleteUserArgs, 'id'>>;
+  deleteWebhook?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationDeleteWebhookArgs, 'id'>>;
   login?: Resolver<ResolversTypes['AuthPayload'], ParentType, ContextType, RequireFields<MutationLoginArgs, 'password' | 'username'>>;
   mergeSongs?: Resolver<ResolversTypes['Song'], ParentType, ContextType, RequireFields<MutationMergeSongsArgs, 'keepId' | 'mergeIds'>>;
+  redeliverWebhook?: Resolver<ResolversTypes['Redelivery'], ParentType, ContextType, RequireFields<MutationRedeliverWebhookArgs, 'id'>>;
   removeSongFromService?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationRemoveSongFromServiceArgs, 'serviceId' | 'songId'>>;
+  rotateWebhookSecret?: Resolver<ResolversTypes['Webhook'], ParentType, ContextType, RequireFields<MutationRotateWebhookSecretArgs, 'id'>>;
   setServiceSongs?: Resolver<Array<ResolversTypes['Song']>, ParentType, ContextType, RequireFields<MutationSetServiceSongsArgs, 'serviceId' | 'songIds'>>;
   updateService?: Resolver<ResolversTypes['Service'], ParentType, ContextType, RequireFields<MutationUpdateServiceArgs, 'id'>>;
   updateSong?: Resolver<ResolversTypes['Song'], ParentType, ContextType, RequireFields<MutationUpdateSongArgs, 'id'>>;
   updateUser?: Resolver<ResolversTypes['User'], ParentType, ContextType, RequireFields<MutationUpdateUserArgs, 'id'>>;
+  updateWebhook?: Resolver<ResolversTypes['Webhook'], ParentType, ContextType, RequireFields<MutationUpdateWebhookArgs, 'id'>>;
 };
 
 export type PageInfoResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['PageInfo'] = ResolversParentTypes['PageInfo']> = {
@@ -994,6 +1119,14 @@ export type QueryResolvers<ContextType = GraphQLContext, ParentType extends Reso
   usageTimeline?: Resolver<Array<ResolversTypes['UsageBucket']>, ParentType, ContextType, RequireFields<QueryUsageTimelineArgs, 'bucket'>>;
   user?: Resolver<Maybe<ResolversTypes['User']>, ParentType, ContextType, RequireFields<QueryUserArgs, 'id'>>;
   users?: Resolver<Array<ResolversTypes['User']>, ParentType, ContextType, Partial<QueryUsersArgs>>;
+  webhook?: Resolver<Maybe<ResolversTypes['Webhook']>, ParentType, ContextType, RequireFields<QueryWebhookArgs, 'id'>>;
+  webhookDeliveries?: Resolver<Array<ResolversTypes['WebhookDelivery']>, ParentType, ContextType, RequireFields<QueryWebhookDeliveriesArgs, 'id'>>;
+  webhooks?: Resolver<Array<ResolversTypes['Webhook']>, ParentType, ContextType>;
+};
+
+export type RedeliveryResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Redelivery'] = ResolversParentTypes['Redelivery']> = {
+  queued?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
 export type ScorePartResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ScorePart'] = ResolversParentTypes['ScorePart']> = {
@@ -1151,12 +1284,38 @@ export type UserResolvers<ContextType = GraphQLContext, ParentType extends Resol
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
+export type WebhookResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Webhook'] = ResolversParentTypes['Webhook']> = {
+  createdAt?: Resolver<ResolversTypes['Timestamp'], ParentType, ContextType>;
+  description?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  disabledReason?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  enabled?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  events?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  failingSince?: Resolver<Maybe<ResolversTypes['Timestamp']>, ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  secret?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  url?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
+export type WebhookDeliveryResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['WebhookDelivery'] = ResolversParentTypes['WebhookDelivery']> = {
+  attempts?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  eventId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  eventType?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  lastAttemptAt?: Resolver<Maybe<ResolversTypes['Timestamp']>, ParentType, ContextType>;
+  lastError?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  lastResponseCode?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  nextAttemptAt?: Resolver<Maybe<ResolversTypes['Timestamp']>, ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['DeliveryStatus'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
 export type Resolvers<ContextType = GraphQLContext> = {
   ArtistUsage?: ArtistUsageResolvers<ContextType>;
   AuthPayload?: AuthPayloadResolvers<ContextType>;
   Mutation?: MutationResolvers<ContextType>;
   PageInfo?: PageInfoResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
+  Redelivery?: RedeliveryResolvers<ContextType>;
   ScorePart?: ScorePartResolvers<ContextType>;
   Service?: ServiceResolvers<ContextType>;
   ServiceConnection?: ServiceConnectionResolvers<ContextType>;
@@ -1176,5 +1335,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   Timestamp?: GraphQLScalarType;
   UsageBucket?: UsageBucketResolvers<ContextType>;
   User?: UserResolvers<ContextType>;
+  Webhook?: WebhookResolvers<ContextType>;
+  WebhookDelivery?: WebhookDeliveryResolvers<ContextType>;
 };
 

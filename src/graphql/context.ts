@@ -7,6 +7,7 @@ import { Credentials } from '../auth/credentials';
 import { Viewer } from '../auth/viewer';
 import type { RequestScope } from '../observability/request-scope';
 import type { Store } from '../store/types';
+import type { TargetPolicy } from '../webhooks/targets';
 import { createLoaders, type Loaders } from './loaders';
 
 /**
@@ -21,6 +22,8 @@ export interface AppDependencies {
   /** Each service type's usual local time (SERVICE_TIMES), for a service date given as a day alone. */
   serviceTimes: ServiceTimes;
   log: Logger;
+  /** Where webhooks may be sent (src/webhooks/targets.ts), checked when an endpoint is made or changed. */
+  webhookTargets: TargetPolicy;
 }
 
 /** Per-request context, the same for both facades. */
@@ -62,6 +65,7 @@ class RequestContext implements GraphQLContext {
   readonly serviceTimeZone: string;
   readonly serviceTimes: ServiceTimes;
   readonly log: Logger;
+  readonly webhookTargets: TargetPolicy;
   readonly viewer: Viewer;
   readonly totalCounts = new Map<string, number>();
   readonly scope?: RequestScope;
@@ -77,6 +81,7 @@ class RequestContext implements GraphQLContext {
     this.serviceTimeZone = deps.serviceTimeZone;
     this.serviceTimes = deps.serviceTimes;
     this.log = deps.log;
+    this.webhookTargets = deps.webhookTargets;
     this.viewer = new Viewer(info.credentials ?? new Credentials(info.authorization, deps.tokens), deps.store);
     this.scope = info.scope;
   }

@@ -19,7 +19,7 @@ import type { MutationResolvers, QueryResolvers } from '../generated/graphql';
 export type Access = 'public' | 'auth' | 'admin' | 'adminOrSelf';
 
 /** The kind of record a write touches, for the audit log. */
-export type RecordKind = 'Song' | 'Service' | 'Setlist' | 'User';
+export type RecordKind = 'Song' | 'Service' | 'Setlist' | 'User' | 'Webhook';
 
 /**
  * Where a root field lives on REST. Path parameter names are the field's argument names, which is
@@ -31,7 +31,7 @@ export interface RestBinding {
   /** 201 for creates (with a Location header), 204 for deletes (no body); 200 otherwise. */
   status?: 201 | 204;
   /** For single-record reads: a null answer is a 404 for this kind of record. */
-  record?: 'Song' | 'Service' | 'User';
+  record?: 'Song' | 'Service' | 'User' | 'Webhook';
   /** Also answers CSV (Accept: text/csv or format=csv), written by this writer (src/rest/csv.ts). */
   csv?: 'songUsage';
   /**
@@ -211,6 +211,22 @@ export const QUERY_OPERATIONS: OperationTable<QueryResolvers, Operation> = {
     summary: 'Read one user (ADMIN, or the user itself)',
     rest: { method: 'GET', path: '/users/:id', record: 'User' },
   },
+
+  webhooks: {
+    access: 'admin',
+    summary: 'List webhook endpoints (ADMIN)',
+    rest: { method: 'GET', path: '/webhooks' },
+  },
+  webhook: {
+    access: 'admin',
+    summary: 'Read one webhook endpoint (ADMIN)',
+    rest: { method: 'GET', path: '/webhooks/:id', record: 'Webhook' },
+  },
+  webhookDeliveries: {
+    access: 'admin',
+    summary: "A webhook endpoint's delivery log, newest event first (ADMIN)",
+    rest: { method: 'GET', path: '/webhooks/:id/deliveries' },
+  },
 };
 
 export const MUTATION_OPERATIONS: OperationTable<MutationResolvers, MutationOperation> = {
@@ -314,6 +330,40 @@ export const MUTATION_OPERATIONS: OperationTable<MutationResolvers, MutationOper
     rest: { method: 'DELETE', path: '/users/:id', status: 204 },
     audit: 'User',
     conflicts: { when: 'the user is the last ADMIN', examples: [CONFLICTS.lastAdmin()] },
+  },
+
+  createWebhook: {
+    access: 'admin',
+    summary: 'Make a webhook endpoint; the answer shows its signing secret, once (ADMIN)',
+    rest: { method: 'POST', path: '/webhooks', status: 201 },
+    rule: rules.createWebhook,
+    audit: 'Webhook',
+  },
+  updateWebhook: {
+    access: 'admin',
+    summary: 'Change a webhook endpoint (fields given replace, others keep); enabling clears its failure record (ADMIN)',
+    rest: { method: 'PUT', path: '/webhooks/:id' },
+    rule: rules.updateWebhook,
+    audit: 'Webhook',
+  },
+  deleteWebhook: {
+    access: 'admin',
+    summary: 'Delete a webhook endpoint and its delivery log (ADMIN)',
+    rest: { method: 'DELETE', path: '/webhooks/:id', status: 204 },
+    audit: 'Webhook',
+  },
+  rotateWebhookSecret: {
+    access: 'admin',
+    summary: 'A new signing secret, shown in the answer; the old one signs too for 24 hours (ADMIN)',
+    rest: { method: 'POST', path: '/webhooks/:id/rotateSecret' },
+    audit: 'Webhook',
+  },
+  redeliverWebhook: {
+    access: 'admin',
+    summary: 'Deliver again one event (eventId), or every event of the endpoint\'s kinds after one (since) (ADMIN)',
+    rest: { method: 'POST', path: '/webhooks/:id/redeliver' },
+    rule: rules.redeliverWebhook,
+    audit: 'Webhook',
   },
 };
 

@@ -57,6 +57,25 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly webhookAttempts = new Counter({
+    name: 'webhook_delivery_attempts_total',
+    help: 'Webhook delivery tries, by outcome: delivered (2xx), failed (any other answer, none, or a refused target)',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+
+  readonly webhookFailedDeliveries = new Counter({
+    name: 'webhook_deliveries_failed_total',
+    help: 'Webhook deliveries given up after every try of the schedule failed',
+    registers: [this.registry],
+  });
+
+  readonly webhookEndpointsDisabled = new Counter({
+    name: 'webhook_endpoints_disabled_total',
+    help: 'Webhook endpoints the service disabled because every delivery failed for three days',
+    registers: [this.registry],
+  });
+
   constructor() {
     collectDefaultMetrics({ register: this.registry });
   }

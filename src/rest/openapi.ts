@@ -84,6 +84,7 @@ const TAGS = [
   { name: 'users', description: 'Accounts, roles and login' },
   { name: 'reports', description: 'Song-performance analytics: usage, rotation, new songs, songs sung often, timelines, artists' },
   { name: 'suggestions', description: 'What to sing at a service: songs with their scores and the reasons in words' },
+  { name: 'webhooks', description: 'Endpoints the service POSTs change events to, signed by the Standard Webhooks specification; their delivery logs' },
 ];
 
 function tagOf(route: RestRoute): string {
@@ -369,7 +370,8 @@ export async function openApiDocument(sofa: SofaRouter, graphql: GraphQLSchema):
   const res = await sofa.fetch(new Request(`http://sofa.internal${BASE_PATH}/openapi.json`));
   const doc = (await res.json()) as Document;
   for (const path of Object.keys(doc.paths)) {
-    if (path.includes('/webhook')) delete doc.paths[path];
+    // SOFA's own are /webhook and /webhook/{id}; this service's endpoints live at /webhooks.
+    if (path === '/webhook' || path.startsWith('/webhook/')) delete doc.paths[path];
   }
   doc.info = {
     ...doc.info,

@@ -16,6 +16,9 @@ export interface WebhookRecord {
   disabledReason: string | null;
 }
 
+/** An endpoint in an answer: with its secret only where the schema says (create, rotate). */
+export type WebhookShown = WebhookRecord & { secret?: string };
+
 export interface WebhookInput {
   url: string;
   events: EventKind[];

@@ -15,8 +15,8 @@ export const RETRY_DELAYS_MS = [5 * SECOND, 5 * MINUTE, 30 * MINUTE, 2 * HOUR, 5
 export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
 
 /** When to try again after `attempts` failed tries, or null when none is left. */
-export function nextAttemptAt(attempts: number, now: number): number | null {
-  const delay = RETRY_DELAYS_MS[attempts - 1];
+export function nextAttemptAt(attempts: number, now: number, delays: readonly number[] = RETRY_DELAYS_MS): number | null {
+  const delay = delays[attempts - 1];
   return delay === undefined ? null : now + delay;
 }
 

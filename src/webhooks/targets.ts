@@ -74,7 +74,8 @@ export async function checkTarget(raw: string, policy: TargetPolicy): Promise<Ch
   if (!policy.allowPrivate) {
     const blocked = addresses.find((a) => !isPublicAddress(a));
     if (blocked) {
-      throw new TargetRefused(`its host ${host} resolves to ${blocked}, a loopback, private, link-local or reserved address (allowed only with WEBHOOKS_ALLOW_PRIVATE_TARGETS=true)`);
+      const what = net.isIP(host) ? host : `its host ${host} resolves to ${blocked}, which`;
+      throw new TargetRefused(`${what} is a loopback, private, link-local or reserved address (allowed only with WEBHOOKS_ALLOW_PRIVATE_TARGETS=true)`);
     }
   }
   return { url, addresses };

@@ -54,6 +54,15 @@ const ACCESS: Record<string, Access> = {
   'Mutation.createUser': 'admin',
   'Mutation.updateUser': 'adminOrSelf',
   'Mutation.deleteUser': 'admin',
+  // Webhooks: ADMIN only, reads and writes alike (endpoints carry where the records go).
+  'Query.webhooks': 'admin',
+  'Query.webhook': 'admin',
+  'Query.webhookDeliveries': 'admin',
+  'Mutation.createWebhook': 'admin',
+  'Mutation.updateWebhook': 'admin',
+  'Mutation.deleteWebhook': 'admin',
+  'Mutation.rotateWebhookSecret': 'admin',
+  'Mutation.redeliverWebhook': 'admin',
 };
 
 const schema = buildSchema();
@@ -82,7 +91,8 @@ async function victim(): Promise<number> {
 
 beforeAll(async () => {
   victimHash = await hashPassword('victim-password');
-  s = await startTestServer();
+  // Webhook endpoints point at 127.0.0.1, where nothing is sent.
+  s = await startTestServer({ WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOKS_DELIVERY: 'off' });
   ({ id: userId, token: userToken } = await s.createUser('matrix-user'));
   adminId = (await s.api('GET', '/users/me', { token: await s.adminToken() })).body.id;
 });
@@ -124,17 +134,19 @@ async function fixtures() {
   const song2 = await s.store.createSong({ name: 'Matrix Song 2', artists: [] });
   const service = expectSlotFree(await s.store.createService({ date: nextDate(), serviceType: 'SUN_AM' }));
   await s.store.linkSong(service.id, song.id);
-  return { song, song2, service };
+  const webhook = await s.store.createWebhook({ url: HOOK_URL, events: ['song.created'], description: null, secret: 'whsec_MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3' }, Date.now());
+  return { song, song2, service, webhook };
 }
+const HOOK_URL = 'http://127.0.0.1:9/matrix';
 
 type Who = 'USER' | 'ADMIN';
 
 /** A valid call of `route` for `who`; for adminOrSelf routes, `self` picks whose record. */
 async function restCall(route: RestRoute, who: Who, self: boolean) {
-  const { song, song2, service } = await fixtures();
+  const { song, song2, service, webhook } = await fixtures();
   const targetUser = self ? (who === 'USER' ? userId : adminId) : route.path.startsWith('/users') ? await victim() : 0;
   const params: Record<string, number> = {
-    id: route.path.startsWith('/songs') ? song.id : route.path.startsWith('/services') ? service.id : targetUser,
+    id: route.path.startsWith('/songs') ? song.id : route.path.startsWith('/services') ? service.id : route.path.startsWith('/webhooks') ? webhook.id : targetUser,
     serviceId: service.id,
     songId: route.method === 'PUT' ? song2.id : song.id,
     keepId: song.id,
@@ -149,6 +161,9 @@ async function restCall(route: RestRoute, who: Who, self: boolean) {
     'Mutation.setServiceSongs': { songIds: [song2.id, song.id] },
     'Mutation.createUser': { username: `made-${Math.random().toString(36).slice(2, 10)}`, password: 'long-enough-1' },
     'Mutation.updateUser': { username: `renamed-${Math.random().toString(36).slice(2, 10)}` },
+    'Mutation.createWebhook': { url: HOOK_URL, events: ['song.created'] },
+    'Mutation.updateWebhook': { description: 'changed' },
+    'Mutation.redeliverWebhook': { since: 'evt_0' },
   };
   const path = route.path.replace(/:(\w+)/g, (_, n: string) => String(params[n]));
   return { method: route.method, path, body: bodies[route.field] };
@@ -200,10 +215,14 @@ describe.each(guardedRoutes.map((r) => [`${r.method} ${r.path}`, r] as const))('
 
 /** A minimal GraphQL document for a root field, with variables built from its argument types. */
 async function graphqlCall(name: string, field: GraphQLField<unknown, unknown>, who: Who, self: boolean) {
-  const { song, song2, service } = await fixtures();
+  const { song, song2, service, webhook } = await fixtures();
   const other = !self && /user/i.test(name) ? await victim() : 0;
   const values: Record<string, unknown> = {
-    id: name.includes('User') || name === 'Query.user' ? (self ? (who === 'USER' ? userId : adminId) : other)
+    url: HOOK_URL,
+    events: ['song.created'],
+    since: 'evt_0',
+    id: /webhook/i.test(name) ? webhook.id
+      : name.includes('User') || name === 'Query.user' ? (self ? (who === 'USER' ? userId : adminId) : other)
       : name.includes('Service') && !name.includes('Song') ? service.id
       : song.id,
     serviceId: service.id,
@@ -218,12 +237,15 @@ async function graphqlCall(name: string, field: GraphQLField<unknown, unknown>, 
     password: 'long-enough-2',
   };
   if (name === 'Mutation.deleteService' || name === 'Mutation.updateService') values.id = service.id;
-  const args = field.args.filter((a) => isNonNullType(a.type) || name === 'Mutation.updateUser' && a.name === 'username');
+  const args = field.args.filter(
+    (a) => isNonNullType(a.type) || (name === 'Mutation.updateUser' && a.name === 'username') || (name === 'Mutation.redeliverWebhook' && a.name === 'since'),
+  );
   const decl = args.map((a) => `$${a.name}: ${a.type}`).join(', ');
   const use = args.map((a) => `${a.name}: $${a.name}`).join(', ');
   const named = getNullableType(field.type);
   const leaf = isListType(named) ? getNullableType(named.ofType) : named;
-  const selection = String(leaf) === 'Boolean' ? '' : String(leaf) === 'AuthPayload' ? '{ token }' : '{ id }';
+  const selections: Record<string, string> = { Boolean: '', AuthPayload: '{ token }', Redelivery: '{ queued }', WebhookDelivery: '{ eventId }' };
+  const selection = selections[String(leaf)] ?? '{ id }';
   const op = name.startsWith('Query') ? 'query' : 'mutation';
   const fieldName = name.split('.')[1];
   const query = `${op}${decl ? `(${decl})` : ''} { ${fieldName}${use ? `(${use})` : ''} ${selection} }`;

@@ -12,6 +12,7 @@ import {
 } from 'graphql';
 import jwt from 'jsonwebtoken';
 import { ERROR_STATUS } from '../../src/errors';
+import { EVENT_KINDS } from '../../src/events/changes';
 import { buildSchema } from '../../src/graphql/schema';
 import { ROUTES, pathParams, type RestRoute } from '../../src/rest/routes';
 import { JWT_SECRET, startTestServer, type TestServer } from '../helpers/server';
@@ -411,6 +412,29 @@ const SHAPES: Record<string, Record<string, (v: unknown) => boolean>> = {
     reasons: (v) => Array.isArray(v) && v.every(isString),
   },
   ScorePart: { name: isString, value: (v) => typeof v === 'number' && v >= 0 && v <= 1 },
+  // Webhook endpoints: the secret only in the answers that made it.
+  Webhook: {
+    id: isId,
+    url: isString,
+    events: (v) => Array.isArray(v) && v.length > 0 && v.every((k) => (EVENT_KINDS as readonly unknown[]).includes(k)),
+    description: (v) => v === null || isString(v),
+    enabled: (v) => typeof v === 'boolean',
+    createdAt: (v) => Number.isSafeInteger(v),
+    failingSince: isDateOrNull,
+    disabledReason: (v) => v === null || isString(v),
+    secret: (v) => v === null || (isString(v) && /^whsec_[A-Za-z0-9+/]{32}$/.test(v as string)),
+  },
+  WebhookDelivery: {
+    eventId: (v) => isString(v) && /^evt_[0-9a-f]+$/.test(v as string),
+    eventType: (v) => (EVENT_KINDS as readonly unknown[]).includes(v),
+    status: (v) => ['PENDING', 'DELIVERED', 'FAILED'].includes(v as string),
+    attempts: isCount,
+    nextAttemptAt: isDateOrNull,
+    lastAttemptAt: isDateOrNull,
+    lastResponseCode: (v) => v === null || (Number.isSafeInteger(v) && (v as number) >= 100 && (v as number) <= 599),
+    lastError: (v) => v === null || isString(v),
+  },
+  Redelivery: { queued: isCount },
 };
 
 function hasShape(value: unknown, type: string): boolean {

@@ -35,7 +35,7 @@ beforeAll(async () => {
   real = new SqliteStore(tempDbPath());
   // Whole lists of whole lists are far over the default cost limit (each counts as 1000 items);
   // what is measured here is how they are read.
-  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', JWT_SECRET, GRAPHQL_MAX_COST: '1000000000000' });
+  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', JWT_SECRET, GRAPHQL_MAX_COST: '1000000000000', WEBHOOKS_DELIVERY: 'off' });
   server = await startServer(config, createLogger(config.logLevel), counting(real));
 });
 afterAll(() => server.close());

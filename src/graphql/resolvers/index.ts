@@ -5,5 +5,6 @@ import { serviceResolvers } from './services';
 import { songResolvers } from './songs';
 import { suggestionResolvers } from './suggestions';
 import { userResolvers } from './users';
+import { webhookResolvers } from './webhooks';
 
-export const resolvers: Resolvers[] = [{ Timestamp }, songResolvers, serviceResolvers, userResolvers, analyticsResolvers, suggestionResolvers];
+export const resolvers: Resolvers[] = [{ Timestamp }, songResolvers, serviceResolvers, userResolvers, analyticsResolvers, suggestionResolvers, webhookResolvers];
