@@ -106,6 +106,7 @@ async function main() {
     serviceTimes: config.serviceTimes,
     log,
     webhookTargets: { allowPrivate: false, resolve: async () => [] },
+    changes: { listen: () => () => undefined },
   };
   const schema = buildSchema();
 

@@ -27,11 +27,18 @@ import { BASE_PATH } from './rest/sofa';
 import type { Store } from './store/types';
 import { resolverOf, type TargetPolicy } from './webhooks/targets';
 import { DeliveryWorker } from './webhooks/worker';
+import { EventFeed } from './events/feed';
+import { attachSubscriptions } from './graphql/subscriptions';
+import type http from 'node:http';
 
 export interface App {
   express: express.Express;
   /** Graceful shutdown state: /readyz answers 503 once draining. */
   lifecycle: Lifecycle;
+  /** GraphQL subscriptions over WebSocket on the server's /graphql (src/graphql/subscriptions.ts). */
+  attach(server: http.Server): void;
+  /** Before the HTTP drain: subscribers are told the server is going away. */
+  closeSubscriptions(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -47,7 +54,11 @@ export async function createApp(config: Config, rawStore: Store, log: Logger): P
 
   // Where webhooks may go (src/webhooks/targets.ts), checked when an endpoint is made and at each try.
   const webhookTargets: TargetPolicy = { allowPrivate: config.webhooks.allowPrivateTargets, resolve: resolverOf(config.webhooks.dnsServers) };
+  // Change events as they are recorded, for subscriptions (src/events/feed.ts).
+  const changes = new EventFeed({ store, log, redisUrl: config.redisUrl });
+  await changes.start();
   const deps: AppDependencies = {
+    changes,
     webhookTargets,
     store,
     tokens,
@@ -142,11 +153,24 @@ export async function createApp(config: Config, rawStore: Store, log: Logger): P
     ? new DeliveryWorker({ store, targets: webhookTargets, log, metrics: observability.metrics, retryDelaysMs: config.webhooks.retryDelaysMs, leaseMs: config.webhooks.leaseMs })
     : undefined;
   worker?.start();
+  let subscriptions: ReturnType<typeof attachSubscriptions> | undefined;
 
   return {
     express: app,
     lifecycle,
+    attach(server) {
+      subscriptions = attachSubscriptions(server, schemas.guarded, deps, {
+        maxDepth: config.graphqlMaxDepth,
+        maxAliases: config.graphqlMaxAliases,
+        rateLimiter,
+      });
+    },
+    closeSubscriptions: async () => {
+      await subscriptions?.close();
+    },
     close: async () => {
+      await subscriptions?.close();
+      await changes.stop();
       await worker?.stop();
       await graphql.stop();
       await limits.close();

@@ -34,6 +34,8 @@ export async function startServer(config: Config, log: Logger, store?: Store): P
     });
     // Behind a load balancer idle keep-alive sockets must outlive the balancer's, or requests
     // racing a close get reset.
+    // After listening: a WebSocket server on a server that failed to listen reports that failure too.
+    app.attach(server);
     server.keepAliveTimeout = 65_000;
     server.headersTimeout = 66_000;
     const { port } = server.address() as AddressInfo;
@@ -46,6 +48,7 @@ export async function startServer(config: Config, log: Logger, store?: Store): P
       close: () =>
         (closing ??= (async () => {
           app.lifecycle.beginDrain();
+          await app.closeSubscriptions();
           const { forced } = await drainHttp(server, config.shutdownTimeoutSeconds * 1000);
           if (forced) {
             log.warn({ timeoutSeconds: config.shutdownTimeoutSeconds }, 'requests still running at the shutdown timeout were cut off');

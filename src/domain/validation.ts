@@ -59,11 +59,19 @@ const songIds = z
 
 const nonNull = <T extends z.ZodTypeAny>(t: T) => t.optional();
 
-/** A webhook endpoint's URL: where it resolves to is checked apart (src/webhooks/targets.ts). */
+/**
+ * A webhook endpoint's URL, in printable ASCII (internationalised names in their xn-- form): a
+ * host name, an IPv4 address or a bracketed IPv6 one, a port, then a path. Written with explicit
+ * character classes so that every regex dialect reading the OpenAPI document agrees on it. Where
+ * the host resolves to is checked apart (src/webhooks/targets.ts).
+ */
 const webhookUrl = z
   .string()
   .max(2000, 'must be at most 2000 characters')
-  .regex(/^https?:\/\/[^\s/?#@]+(?:[/?#][^\s]*)?$/, 'must be an http or https URL with no spaces or user name');
+  .regex(
+    /^https?:\/\/(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*|\[[0-9A-Fa-f:.]{2,45}\])(?::[0-9]{1,5})?(?:[/?#][!-~]*)?$/,
+    'must be an http or https URL: a host name or address, an optional port, then a path, in printable ASCII with no user name',
+  );
 const eventKinds = z
   .array(z.enum(EVENT_KINDS, { error: `entries must be event kinds: ${EVENT_KINDS.join(', ')}` }))
   .min(1, 'must name at least one event kind')

@@ -821,6 +821,31 @@ export type SongUsageSort =
   /** Most services first (the default). */
   | 'TIMES_SUNG';
 
+/**
+ * Changes as they happen, over WebSocket at `/graphql` (the graphql-transport-ws protocol of
+ * `graphql-ws`; docs/API.md, Subscriptions). Each is sent once, to the subscribers connected when
+ * the change is made: a client that must not miss one uses a webhook.
+ */
+export type Subscription = {
+  __typename?: 'Subscription';
+  /** Every service created or changed, and every service deleted (as it was). */
+  serviceChanged: Service;
+  /** The service each time its setlist changes (select `setlist` or `songs` for the songs). */
+  setlistChanged: Service;
+  /** Every song created or changed, deleted (as it was), or merged into (the kept song). */
+  songChanged: Song;
+};
+
+
+/**
+ * Changes as they happen, over WebSocket at `/graphql` (the graphql-transport-ws protocol of
+ * `graphql-ws`; docs/API.md, Subscriptions). Each is sent once, to the subscribers connected when
+ * the change is made: a client that must not miss one uses a webhook.
+ */
+export type SubscriptionSetlistChangedArgs = {
+  serviceId: Scalars['Int']['input'];
+};
+
 /** The songs sung in more than a share of the most recent services: overuse at a glance. */
 export type SungOften = {
   __typename?: 'SungOften';
@@ -1005,6 +1030,7 @@ export type ResolversTypes = {
   SongUsageOfSong: ResolverTypeWrapper<SongUsageRecord>;
   SongUsageSort: SongUsageSort;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
+  Subscription: ResolverTypeWrapper<{}>;
   SungOften: ResolverTypeWrapper<Omit<SungOften, 'songs'> & { songs: Array<ResolversTypes['SongShare']> }>;
   TimelineBucket: TimelineBucket;
   Timestamp: ResolverTypeWrapper<Scalars['Timestamp']['output']>;
@@ -1041,6 +1067,7 @@ export type ResolversParentTypes = {
   SongUsage: SongUsageRecord;
   SongUsageOfSong: SongUsageRecord;
   String: Scalars['String']['output'];
+  Subscription: {};
   SungOften: Omit<SungOften, 'songs'> & { songs: Array<ResolversParentTypes['SongShare']> };
   Timestamp: Scalars['Timestamp']['output'];
   UsageBucket: UsageBucket;
@@ -1256,6 +1283,12 @@ export type SongUsageOfSongResolvers<ContextType = GraphQLContext, ParentType ex
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
+export type SubscriptionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Subscription'] = ResolversParentTypes['Subscription']> = {
+  serviceChanged?: SubscriptionResolver<ResolversTypes['Service'], "serviceChanged", ParentType, ContextType>;
+  setlistChanged?: SubscriptionResolver<ResolversTypes['Service'], "setlistChanged", ParentType, ContextType, RequireFields<SubscriptionSetlistChangedArgs, 'serviceId'>>;
+  songChanged?: SubscriptionResolver<ResolversTypes['Song'], "songChanged", ParentType, ContextType>;
+};
+
 export type SungOftenResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['SungOften'] = ResolversParentTypes['SungOften']> = {
   firstService?: Resolver<Maybe<ResolversTypes['Timestamp']>, ParentType, ContextType>;
   lastService?: Resolver<Maybe<ResolversTypes['Timestamp']>, ParentType, ContextType>;
@@ -1331,6 +1364,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   SongSuggestion?: SongSuggestionResolvers<ContextType>;
   SongUsage?: SongUsageResolvers<ContextType>;
   SongUsageOfSong?: SongUsageOfSongResolvers<ContextType>;
+  Subscription?: SubscriptionResolvers<ContextType>;
   SungOften?: SungOftenResolvers<ContextType>;
   Timestamp?: GraphQLScalarType;
   UsageBucket?: UsageBucketResolvers<ContextType>;

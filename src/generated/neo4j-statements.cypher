@@ -978,6 +978,14 @@ CALL (e, at) {
 }
 RETURN count(e) AS recorded;
 
+// lastEventId
+// parameters: {}
+MATCH (e:Event)
+WHERE e.id > ''
+RETURN e.id AS id
+ORDER BY e.id DESC
+LIMIT 1;
+
 // eventsAfter
 // parameters: {"after":"STRING","limit":"INTEGER"}
 MATCH (e:Event)

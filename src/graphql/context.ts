@@ -8,6 +8,7 @@ import { Viewer } from '../auth/viewer';
 import type { RequestScope } from '../observability/request-scope';
 import type { Store } from '../store/types';
 import type { TargetPolicy } from '../webhooks/targets';
+import type { Listener } from '../events/feed';
 import { createLoaders, type Loaders } from './loaders';
 
 /**
@@ -24,6 +25,8 @@ export interface AppDependencies {
   log: Logger;
   /** Where webhooks may be sent (src/webhooks/targets.ts), checked when an endpoint is made or changed. */
   webhookTargets: TargetPolicy;
+  /** Change events as they are recorded (src/events/feed.ts), for subscriptions. */
+  changes: { listen(listener: Listener): () => void };
 }
 
 /** Per-request context, the same for both facades. */
@@ -39,6 +42,11 @@ export interface GraphQLContext extends AppDependencies {
   totalCounts: Map<string, number>;
   /** The request's record for the access log (its id, the operation that ran); none outside HTTP. */
   scope?: RequestScope;
+  /**
+   * Forget what the loaders read: a subscription's context lives as long as it does, and each event
+   * it sends must read the records as they are then, not as the first event found them.
+   */
+  forgetLoaded(): void;
 }
 
 export interface RequestInfo {
@@ -66,6 +74,7 @@ class RequestContext implements GraphQLContext {
   readonly serviceTimes: ServiceTimes;
   readonly log: Logger;
   readonly webhookTargets: TargetPolicy;
+  readonly changes: AppDependencies['changes'];
   readonly viewer: Viewer;
   readonly totalCounts = new Map<string, number>();
   readonly scope?: RequestScope;
@@ -82,6 +91,7 @@ class RequestContext implements GraphQLContext {
     this.serviceTimes = deps.serviceTimes;
     this.log = deps.log;
     this.webhookTargets = deps.webhookTargets;
+    this.changes = deps.changes;
     this.viewer = new Viewer(info.credentials ?? new Credentials(info.authorization, deps.tokens), deps.store);
     this.scope = info.scope;
   }
@@ -89,6 +99,10 @@ class RequestContext implements GraphQLContext {
   /** Made on first use: most REST calls never batch anything. */
   get loaders(): Loaders {
     return (this.madeLoaders ??= createLoaders(this.store));
+  }
+
+  forgetLoaded(): void {
+    this.madeLoaders = undefined;
   }
 
   /** Read when asked (login's rate limit), not for every request: see `requestInfo`. */

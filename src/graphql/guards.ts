@@ -40,7 +40,7 @@ export const refuseSubscriptions: ApolloServerPlugin = {
     return {
       async didResolveOperation({ operation }) {
         if (operation?.operation === 'subscription') {
-          throw badRequest('Subscriptions are not supported: send a query or a mutation.');
+          throw badRequest('Subscriptions are served over WebSocket at /graphql (the graphql-transport-ws protocol), not over HTTP.');
         }
       },
     };

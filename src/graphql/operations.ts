@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { rules } from '../domain/validation';
 import { CONFLICTS, type AppError } from '../errors';
-import type { MutationResolvers, QueryResolvers } from '../generated/graphql';
+import type { MutationResolvers, QueryResolvers, SubscriptionResolvers } from '../generated/graphql';
 
 /**
  * Everything the service knows about each root field, in one place: who may call it, whether a
@@ -365,6 +365,16 @@ export const MUTATION_OPERATIONS: OperationTable<MutationResolvers, MutationOper
     rule: rules.redeliverWebhook,
     audit: 'Webhook',
   },
+};
+
+/**
+ * Subscriptions (over WebSocket: ./subscriptions.ts) show what the public reads show, as it
+ * changes: public too, decided by the same rule.
+ */
+export const SUBSCRIPTION_OPERATIONS: OperationTable<SubscriptionResolvers, { access: 'public'; summary: string }> = {
+  setlistChanged: { access: 'public', summary: "A service each time its setlist changes" },
+  serviceChanged: { access: 'public', summary: 'Every service created, changed or deleted' },
+  songChanged: { access: 'public', summary: 'Every song created, changed, deleted or merged into' },
 };
 
 export type QueryField = keyof typeof QUERY_OPERATIONS;

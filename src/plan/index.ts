@@ -25,6 +25,9 @@ export function planRouter(serviceTimeZone: string): express.Router {
     strictCsp(res);
     next();
   });
+  // graphql-ws's own browser client (its UMD build, from the package): the live setlist.
+  const wsClient = path.join(path.dirname(require.resolve('graphql-ws/package.json')), 'umd', 'graphql-ws.min.js');
+  router.get('/plan/assets/vendor/graphql-ws.min.js', (_req, res) => res.sendFile(wsClient, { maxAge: 0 }));
   // Revalidated on every load (ETag, 304): after an upgrade no browser mixes old and new modules.
   router.use('/plan/assets', express.static(path.join(PLAN_DIR, 'assets'), { maxAge: 0, etag: true, lastModified: true, index: false }));
   return router;

@@ -313,6 +313,8 @@ export interface EventStore {
    * `limit`. An id of another store's form names no event here: nothing follows it.
    */
   eventsAfter(after: string | undefined, limit: number): Promise<ChangeEvent[]>;
+  /** The newest event's id; null when there is none. */
+  lastEventId(): Promise<string | null>;
 }
 
 /** Moving records in bulk: between stores (src/cli/migrate.ts) and from files (src/cli/import.ts). */

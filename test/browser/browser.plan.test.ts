@@ -201,6 +201,32 @@ describeWithBrowser('Plan page (headless Chromium, demo data)', (chromiumPath) =
     expect(errors.filter((e) => !/HTTP 401 .*\/graphql$/.test(e))).toEqual([]);
   });
 
+  it('shows a setlist saved elsewhere as it changes (setlistChanged over WebSocket), and keeps unsaved changes made here', async () => {
+    const { page, errors, blocked } = await open(`?service=${planned}`);
+    await signIn(page);
+    await page.waitForSelector('#work:not([hidden])');
+    await waitSaved(page);
+    const before = await setlistIds(page);
+    // Saved through the REST API, by someone else: the page shows it without a reload.
+    const elsewhere = [...before].reverse();
+    const token = await server.adminToken();
+    expect((await server.api('PUT', `/services/${planned}/songs`, { token, body: { songIds: elsewhere } })).status).toBe(200);
+    await page.waitForFunction((want) => [...document.querySelectorAll('#setlist li')].map((li) => (li as HTMLElement).dataset.songId).join() === want, { timeout: 10_000, polling: 50 }, elsewhere.join());
+    expect(await page.$eval('#notice', (e) => e.textContent)).toMatch(/changed elsewhere/);
+    expect(await page.$eval('#save-state', (e) => e.textContent)).toBe('Saved');
+    await screenshot(page, 'plan-live-update');
+    // With changes of its own, the page keeps them and says the saved one moved on.
+    await tabTo(page, '#setlist li:nth-child(1)');
+    await page.keyboard.press('Delete');
+    const mine = await setlistIds(page);
+    expect((await server.api('PUT', `/services/${planned}/songs`, { token, body: { songIds: before } })).status).toBe(200);
+    await page.waitForFunction(() => /saved elsewhere/.test(document.getElementById('notice')?.textContent ?? ''), { timeout: 10_000, polling: 50 });
+    expect(await setlistIds(page)).toEqual(mine);
+    expect(await page.$eval('#save-state', (e) => e.textContent)).toBe('Unsaved changes');
+    expect(errors).toEqual([]);
+    expect(blocked).toEqual([]);
+  });
+
   it('works on a 390×844 phone: one column, nothing wider than the screen', async () => {
     const { page, errors } = await open(`?service=${planned}`, { width: 390, height: 844 });
     await signIn(page);

@@ -790,6 +790,7 @@ function storeContract(harness: () => Harness) {
       });
 
       it('gives unique ids in the order of the writes, read after any id, a page at a time', async () => {
+        expect(await store.lastEventId()).toBeNull();
         const made = await songs(store, 'A', 'B', 'C', 'D', 'E');
         const events = await allEvents();
         expect(events.map((e) => (e.data as { song: SongRecord }).song.id)).toEqual(idsOf(made));
@@ -800,6 +801,7 @@ function storeContract(harness: () => Harness) {
         for (const e of events) expect(Math.abs(e.timestamp - Date.now())).toBeLessThan(60_000);
         expect(await store.eventsAfter(eventIds[1], 2)).toEqual(events.slice(2, 4));
         expect(await store.eventsAfter(last(eventIds), 10)).toEqual([]);
+        expect(await store.lastEventId()).toBe(last(eventIds));
         // An id of the other store's form names no event here: nothing follows it.
         const foreign = eventIds[0].length > 20 ? 'evt_0000000000000001' : 'evt_1764000000000000000000100000a1b2c3d4';
         expect(await store.eventsAfter(foreign, 10)).toEqual([]);

@@ -151,7 +151,7 @@ describe('variables', () => {
 
 describe('operations', () => {
   test('a subscription is BAD_REQUEST, not a server fault', async () => {
-    expectMistake(await post({ query: 'subscription { songs { id } }' }), /Subscriptions are not supported/);
+    expectMistake(await post({ query: 'subscription { songChanged { id } }' }), /served over WebSocket at \/graphql/);
   });
 
   test('an unknown operationName is BAD_REQUEST', async () => {

@@ -57,6 +57,7 @@ function value(name: string, type: ParamType): unknown {
     serviceIds: [1, 2], includeUnsung: true, lastBefore: null, firstFrom: null, firstTo: null, sort: 'TIMES_SUNG',
     lastServices: 12, moreThanPercent: 50, otherId: 9, sunAm: 1, sunPm: 0, wed: 0, zone: 'UTC', mask: 7,
     serviceId: 5, removed: [3], position: 2, seq: 900, was: true, is: true, after: 'evt_1764000000000000000000100000a1b2c3d4',
+    now: START, until: START + 60_000, owner: 'worker-1',
   };
   // moveUsage rows: per type deltas and dates (the ends sought again when a removed date reaches them).
   if (/(Times|Openers|Closers)$/.test(name)) byName[name] = 1;
@@ -236,6 +237,13 @@ const EXPECTED: Record<string, Expected> = {
   artistUsageAllTimeOfTypes: { reads: ['artist_key'], sorts: ['Sort(artist_key)'] },
   // The outbox after an id: the Event(id) index in its order, stopping at the limit.
   eventsAfter: { reads: ['event_id'] },
+  lastEventId: { reads: ['event_id'] },
+  // The worker's claim: the due deliveries by delivery_due, soonest first, stopping at the limit;
+  // each one's endpoint and event by their unique ids.
+  claimDeliveries: { reads: ['delivery_due', 'webhook_id', 'event_id'] },
+  // An endpoint's log, newest first: delivery_key read backwards, SKIP/LIMIT after the page.
+  deliveriesOf: { reads: ['delivery_key'] },
+  countDeliveries: { reads: ['delivery_key'] },
 };
 
 const target = neo4jTarget();

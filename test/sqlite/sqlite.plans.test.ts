@@ -7,6 +7,7 @@ import Database from 'better-sqlite3';
 import { migrate } from '../../src/store/sqlite/migrations';
 import { ANALYTICS_SQL, type AnalyticsStatementName } from '../../src/store/sqlite/analytics-statements';
 import { SQL, type StatementName } from '../../src/store/sqlite/statements';
+import { WEBHOOK_SQL } from '../../src/store/sqlite/webhook-statements';
 
 const db = new Database(':memory:');
 migrate(db);
@@ -179,4 +180,14 @@ test('the outbox is read after an event by its primary key, and a setlist event 
     expect.stringMatching(/^SEARCH p USING INDEX performed_in_setlist \(service_id=\?\)$/),
     expect.stringMatching(/^SEARCH s USING INTEGER PRIMARY KEY/),
   ]);
+});
+
+test('webhook deliveries: the due ones by their index, an endpoint\'s log by its key, newest first', () => {
+  const detail = (sql: string, params: Record<string, unknown>) => (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(params) as { detail: string }[]).map((r) => r.detail);
+  const due = detail(WEBHOOK_SQL.dueDeliveries, { now: 1, limit: 20 });
+  expect(due[0]).toMatch(/^SEARCH d USING INDEX webhook_deliveries_due \(due_at<\?\)$/);
+  expect(due.slice(1)).toEqual([expect.stringMatching(/^SEARCH w USING INTEGER PRIMARY KEY/), expect.stringMatching(/^SEARCH e USING INTEGER PRIMARY KEY/)]);
+  const log = detail(WEBHOOK_SQL.deliveriesOf, { id: 1, limit: 20, offset: 0 });
+  expect(log[0]).toMatch(/^SEARCH d USING PRIMARY KEY \(webhook_id=\?\)$/);
+  expect(log.join('\n')).not.toMatch(/TEMP B-TREE/);
 });

@@ -6,5 +6,6 @@ import { songResolvers } from './songs';
 import { suggestionResolvers } from './suggestions';
 import { userResolvers } from './users';
 import { webhookResolvers } from './webhooks';
+import { subscriptionResolvers } from './subscriptions';
 
-export const resolvers: Resolvers[] = [{ Timestamp }, songResolvers, serviceResolvers, userResolvers, analyticsResolvers, suggestionResolvers, webhookResolvers];
+export const resolvers: Resolvers[] = [{ Timestamp }, songResolvers, serviceResolvers, userResolvers, analyticsResolvers, suggestionResolvers, webhookResolvers, subscriptionResolvers];

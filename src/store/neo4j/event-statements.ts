@@ -33,6 +33,16 @@ CALL (e, at) {
 }
 RETURN count(e) AS recorded`
   },
+  /** The newest: the Event(id) index read from its end. */
+  lastEventId: {
+    params: {},
+    cypher: `
+MATCH (e:Event)
+WHERE e.id > ''
+RETURN e.id AS id
+ORDER BY e.id DESC
+LIMIT 1`,
+  },
   /** A seek of the Event(id) uniqueness index in its order, stopping at $limit. */
   eventsAfter: {
     params: { after: 'STRING', limit: 'INTEGER' },

@@ -211,6 +211,11 @@ export class Neo4jStore implements Store {
     return this.write((tx) => webhooks.finish(tx, webhookId, eventId, owner, attempt));
   }
 
+  async lastEventId() {
+    const [row] = await this.read((tx) => run(tx, 'lastEventId'));
+    return row ? (row.get('id') as string) : null;
+  }
+
   async eventsAfter(after: string | undefined, limit: number) {
     // An id of another form (a SQLite store's, after a migration) names no event here.
     if (after !== undefined && !NEO4J_EVENT_ID.test(after)) return [];

@@ -230,6 +230,7 @@ export const SQL = {
   // Change events (src/events/changes.ts): appended by each write, read in order.
   insertEvent: 'INSERT INTO events (type, at, data) VALUES (?, ?, ?) RETURNING seq',
   eventsAfter: 'SELECT seq, type, at, data FROM events WHERE seq > ? ORDER BY seq LIMIT ?',
+  lastEvent: 'SELECT max(seq) FROM events',
   setlistOfService: `
     SELECT s.id, s.name, s.artists FROM performed_in p JOIN songs s ON s.id = p.song_id
     WHERE p.service_id = ? ORDER BY p.position, p.id`,

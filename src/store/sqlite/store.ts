@@ -422,6 +422,13 @@ export class SqliteStore implements Store {
     return changes.setlistChanged(service, this.all<SongRow>('setlistOfService', serviceId).map(toSong));
   }
 
+  lastEventId() {
+    return this.guard(() => {
+      const seq = this.stmt('lastEvent').pluck().get() as number | null;
+      return seq === null ? null : sqliteEventId(seq);
+    });
+  }
+
   eventsAfter(after: string | undefined, limit: number) {
     return this.guard(() =>
       this.all<{ seq: number; type: string; at: number; data: string }>('eventsAfter', after === undefined ? 0 : sqliteEventSeq(after), limit).map(

@@ -119,6 +119,7 @@ async function openService(id) {
   }
   state.service = service;
   state.savedIds = service.songs.map((s) => s.id);
+  watch(service.id);
   const draft = readDraft();
   state.chosen = draft?.serviceId === service.id ? draft.songs : service.songs;
   state.lastSung = new Map();
@@ -152,6 +153,52 @@ async function createService(event) {
     }
     notify(inWords(err));
   }
+}
+
+// ---- The setlist as others change it ----
+
+let live;
+let stopWatching;
+
+/**
+ * The open service's setlist as it is saved anywhere else (another tab, another planner, the
+ * API), over the setlistChanged subscription (graphql-ws's client, WebSocket on /graphql). With no
+ * unsaved changes here the page shows it at once; with some, it says so and keeps them.
+ */
+function watch(serviceId) {
+  stopWatching?.();
+  if (!globalThis.graphqlWs) return;
+  live ??= globalThis.graphqlWs.createClient({
+    url: `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/graphql`,
+    connectionParams: () => {
+      const s = session.get();
+      return s ? { authorization: `Bearer ${s.token}` } : {};
+    },
+  });
+  stopWatching = live.subscribe(
+    { query: 'subscription($id: Int!) { setlistChanged(serviceId: $id) { id setlist { song { id name artists } } } }', variables: { id: serviceId } },
+    {
+      next: ({ data }) => {
+        if (!data || state.service?.id !== serviceId) return;
+        const songs = data.setlistChanged.setlist.map((p) => p.song);
+        const ids = songs.map((s) => s.id);
+        if (sameIds(ids, state.savedIds)) return;
+        const dirty = !sameIds(state.chosen.map((s) => s.id), state.savedIds);
+        state.savedIds = ids;
+        if (dirty) {
+          notify('This setlist was just saved elsewhere. Your changes are kept here: saving them replaces it.');
+          render();
+          return;
+        }
+        state.chosen = songs;
+        notify('This setlist was just changed elsewhere: it is shown as saved now.');
+        render();
+        refreshFacts();
+      },
+      error: () => undefined,
+      complete: () => undefined,
+    },
+  );
 }
 
 // ---- What is known of each chosen song ----
