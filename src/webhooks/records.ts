@@ -75,6 +75,15 @@ export interface Attempt {
   disableIfFailingBefore: number;
 }
 
+/**
+ * What a try leaves on its delivery, the same on both stores: its status (delivered; failed for
+ * good when no try is left; else pending), when it is due next (never once delivered), the answer.
+ */
+export function afterAttempt(a: Attempt) {
+  const status: DeliveryStatus = a.delivered ? 'DELIVERED' : a.nextAttemptAt === null ? 'FAILED' : 'PENDING';
+  return { status, nextAt: a.delivered ? null : a.nextAttemptAt, at: a.at, code: a.responseCode, error: a.error };
+}
+
 /** What a redelivery asks for: one event again, or every event after one. */
 export type Redelivery = { eventId: string } | { since: string };
 
@@ -86,7 +95,8 @@ export interface WebhookStore {
   createWebhook(input: WebhookInput, now: number): Promise<WebhookRecord>;
   listWebhooks(): Promise<WebhookRecord[]>;
   webhookById(id: number): Promise<WebhookRecord | null>;
-  updateWebhook(id: number, patch: WebhookPatch): Promise<WebhookRecord | null>;
+  /** Disabling holds its pending deliveries; enabling makes them due at `now`. */
+  updateWebhook(id: number, patch: WebhookPatch, now: number): Promise<WebhookRecord | null>;
   /** Its deliveries go with it. */
   deleteWebhook(id: number): Promise<boolean>;
   /** The new secret signs from now; the old one too, until `previousUntil`. */

@@ -861,10 +861,10 @@ function storeContract(harness: () => Harness) {
         expect(await store.listWebhooks()).toEqual([w]);
         expect(await store.webhookById(w.id)).toEqual(w);
         expect(await store.webhookById(999)).toBeNull();
-        const changed = await store.updateWebhook(w.id, { events: ['song.created', 'setlist.changed'], description: null, enabled: false });
+        const changed = await store.updateWebhook(w.id, { events: ['song.created', 'setlist.changed'], description: null, enabled: false }, 1_000);
         expect(changed).toEqual({ ...w, events: ['song.created', 'setlist.changed'], description: null, enabled: false });
-        expect(await store.updateWebhook(w.id, { url: 'https://other.example.org/' })).toEqual({ ...changed, url: 'https://other.example.org/' });
-        expect(await store.updateWebhook(999, { enabled: true })).toBeNull();
+        expect(await store.updateWebhook(w.id, { url: 'https://other.example.org/' }, 1_000)).toEqual({ ...changed, url: 'https://other.example.org/' });
+        expect(await store.updateWebhook(999, { enabled: true }, 1_000)).toBeNull();
         expect(await store.rotateWebhookSecret(w.id, SECRET.replace('M', 'N'), 5_000)).toMatchObject({ id: w.id });
         expect(await store.rotateWebhookSecret(999, SECRET, 5_000)).toBeNull();
         expect(await store.deleteWebhook(w.id)).toBe(true);
@@ -876,7 +876,7 @@ function storeContract(harness: () => Harness) {
         const songs = await endpoint(['song.created', 'song.updated']);
         const setlists = await endpoint(['setlist.changed']);
         const off = await endpoint(['song.created']);
-        await store.updateWebhook(off.id, { enabled: false });
+        await store.updateWebhook(off.id, { enabled: false }, 1_000);
         const a = await store.createSong({ name: 'A', artists: [] });
         await store.updateSong(a.id, { name: 'A2' });
         const v = expectSlotFree(await store.createService({ date: DAY, serviceType: 'WED' }));
@@ -932,12 +932,38 @@ function storeContract(harness: () => Harness) {
         expect(await store.webhookById(w.id)).toMatchObject({ enabled: false, disabledReason: DISABLED_REASON });
         expect(await store.claimDeliveries(now + 90_000, 'one', now + 99_000, 10)).toEqual([]);
         // Enabled again: the failure record is cleared and the delivery goes again.
-        expect(await store.updateWebhook(w.id, { enabled: true })).toMatchObject({ enabled: true, failingSince: null, disabledReason: null });
+        expect(await store.updateWebhook(w.id, { enabled: true }, now + 80_000)).toMatchObject({ enabled: true, failingSince: null, disabledReason: null });
+        expect((await store.deliveriesOf(w.id, 1, 0)).items[0]).toMatchObject({ status: 'PENDING', nextAttemptAt: now + 80_000 });
         const again = await store.claimDeliveries(now + 90_000, 'one', now + 99_000, 10);
         expect(again).toHaveLength(1);
         expect(await store.finishAttempt(w.id, event.id, 'one', attempt(now + 91_000, true, null))).toEqual({ disabled: false });
         expect((await store.deliveriesOf(w.id, 1, 0)).items[0]).toMatchObject({ status: 'DELIVERED', attempts: 3, nextAttemptAt: null, lastResponseCode: 200 });
         expect(await store.claimDeliveries(now + 999_000, 'one', now + 999_999, 10)).toEqual([]);
+      });
+
+      it('takes a batch of what may be sent: neither a disabled endpoint\'s waiting deliveries nor ones another worker holds come first', async () => {
+        const off = await endpoint(['song.created']);
+        await songs(store, 'A', 'B');
+        expect(await store.updateWebhook(off.id, { enabled: false }, 1_000)).toMatchObject({ enabled: false });
+        expect((await store.deliveriesOf(off.id, 10, 0)).items.map((d) => [d.status, d.nextAttemptAt])).toEqual([['PENDING', null], ['PENDING', null]]);
+        // Redelivered while disabled: it waits too.
+        const [first] = await store.eventsAfter(undefined, 1);
+        expect(await store.redeliver(off.id, { eventId: first.id }, Date.now(), 10)).toBe(1);
+        const on = await endpoint(['song.created']);
+        await songs(store, 'C', 'D');
+        const now = Date.now() + 1000;
+        const one = await store.claimDeliveries(now, 'one', now + 30_000, 1);
+        expect(one.map((c) => c.webhook.id)).toEqual([on.id]);
+        // Held by 'one' until its lease ends: 'two' takes the next, not nothing.
+        const two = await store.claimDeliveries(now, 'two', now + 30_000, 1);
+        expect(two.map((c) => c.webhook.id)).toEqual([on.id]);
+        expect(two[0].event.id).not.toBe(one[0].event.id);
+        expect(await store.claimDeliveries(now, 'three', now + 30_000, 1)).toEqual([]);
+        // While held, it is due again when the lease ends (should its worker never report).
+        expect((await store.deliveriesOf(on.id, 10, 0)).items.map((d) => d.nextAttemptAt)).toEqual([now + 30_000, now + 30_000]);
+        // Enabled again, the waiting ones are due at once.
+        await store.updateWebhook(off.id, { enabled: true }, now);
+        expect((await store.claimDeliveries(now, 'three', now + 30_000, 10)).map((c) => c.webhook.id)).toEqual([off.id, off.id]);
       });
 
       it('signs with the previous secret too while a rotation\'s overlap lasts', async () => {

@@ -49,7 +49,7 @@ export const webhookResolvers: Resolvers = {
       if (enabled === null) throw validationFailed([{ field: 'enabled', message: 'must not be null' }]);
       if (!(await ctx.store.webhookById(id))) throw notFound('Webhook', id);
       const url = input.url === undefined ? undefined : await checkedUrl(input.url, ctx.webhookTargets);
-      const changed = await ctx.store.updateWebhook(id, { url, events: input.events as EventKind[] | undefined, description: input.description, enabled });
+      const changed = await ctx.store.updateWebhook(id, { url, events: input.events as EventKind[] | undefined, description: input.description, enabled }, Date.now());
       if (!changed) throw notFound('Webhook', id);
       return changed;
     },

@@ -183,8 +183,8 @@ export class Neo4jStore implements Store {
     return this.read((tx) => webhooks.byId(tx, id));
   }
 
-  updateWebhook(id: number, patch: WebhookPatch) {
-    return this.write((tx) => webhooks.update(tx, id, patch));
+  updateWebhook(id: number, patch: WebhookPatch, now: number) {
+    return this.write((tx) => webhooks.update(tx, id, patch, now));
   }
 
   deleteWebhook(id: number) {

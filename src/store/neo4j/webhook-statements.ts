@@ -9,15 +9,21 @@ import type { Statement } from './statements';
  *               lastAttemptAt?, lastStatus?, lastError?})   one event for one endpoint
  *
  * A delivery names its endpoint and event by id, with no relationship: a relationship would lock
- * the endpoint's node in every write that records an event for it. `dueAt` (absent once delivered
- * or failed for good) is what the worker's claim seeks in the delivery_due index.
+ * the endpoint's node in every write that records an event for it. `dueAt` is when it is tried
+ * next: absent once delivered or failed for good, and while its endpoint is disabled; the end of
+ * its lease while a worker holds it (due again only if that worker never reports). The worker's
+ * claim so seeks only deliveries it may send in the delivery_due index, and stops at its batch.
  */
+/** An endpoint's pending deliveries (its part of the delivery_key index), bound as `d`. */
+const PENDING_OF = (w: string) => `MATCH (d:Delivery)
+  WHERE d.webhookId = ${w}.id AND d.eventId > '' AND d.status = 'PENDING'`;
 const WEBHOOK = `w.id AS id, w.url AS url, w.events AS events, w.description AS description, w.enabled AS enabled,
   w.createdAt AS createdAt, w.failingSince AS failingSince, w.disabledReason AS disabledReason`;
 const DELIVERY = `d.webhookId AS webhookId, d.eventId AS eventId, d.eventType AS eventType, d.status AS status,
   d.attempts AS attempts, d.dueAt AS dueAt, d.lastAttemptAt AS lastAttemptAt, d.lastStatus AS lastStatus, d.lastError AS lastError`;
 /** Queued (again): due now, its tries counted from nought, held by no one. */
-const REQUEUE = `SET d.eventType = e.type, d.status = 'PENDING', d.attempts = 0, d.dueAt = $now, d.leaseOwner = null, d.leaseUntil = null`;
+const REQUEUE = `SET d.eventType = e.type, d.status = 'PENDING', d.attempts = 0, d.dueAt = CASE WHEN w.enabled THEN $now ELSE null END,
+  d.leaseOwner = null, d.leaseUntil = null`;
 
 export const WEBHOOK_STATEMENTS = {
   createWebhook: {
@@ -46,7 +52,7 @@ RETURN ${WEBHOOK}`,
   updateWebhook: {
     params: {
       id: 'INTEGER', url: 'STRING?', events: 'LIST<STRING>?', setDescription: 'BOOLEAN', description: 'STRING?',
-      setEnabled: 'BOOLEAN', enabled: 'BOOLEAN',
+      setEnabled: 'BOOLEAN', enabled: 'BOOLEAN', now: 'INTEGER',
     },
     cypher: `
 MATCH (w:Webhook {id: $id})
@@ -55,6 +61,11 @@ SET w.url = coalesce($url, w.url), w.events = coalesce($events, w.events),
     w.failingSince = CASE WHEN $setEnabled AND $enabled THEN null ELSE w.failingSince END,
     w.disabledReason = CASE WHEN $setEnabled THEN null ELSE w.disabledReason END,
     w.enabled = CASE WHEN $setEnabled THEN $enabled ELSE w.enabled END
+WITH w
+CALL (w) {
+  ${PENDING_OF('w')} AND $setEnabled
+  SET d.dueAt = CASE WHEN $enabled THEN coalesce(d.dueAt, $now) ELSE null END
+}
 RETURN ${WEBHOOK}`,
   },
   deleteWebhook: {
@@ -140,7 +151,7 @@ SET d._lock = true
 REMOVE d._lock
 WITH d, w
 WHERE d.status = 'PENDING' AND coalesce(d.leaseUntil, 0) < $now
-SET d.leaseOwner = $owner, d.leaseUntil = $until
+SET d.leaseOwner = $owner, d.leaseUntil = $until, d.dueAt = $until
 WITH d, w
 MATCH (e:Event {id: d.eventId})
 RETURN ${DELIVERY}, e.at AS eventAt, e.data AS eventData,
@@ -165,6 +176,11 @@ WITH w, w.enabled AS was, coalesce(w.failingSince, $at) AS since
 SET w.failingSince = CASE WHEN $delivered THEN null ELSE since END,
     w.enabled = CASE WHEN NOT $delivered AND since < $before THEN false ELSE w.enabled END,
     w.disabledReason = CASE WHEN NOT $delivered AND since < $before THEN $reason ELSE w.disabledReason END
+WITH w, was
+CALL (w, was) {
+  ${PENDING_OF('w')} AND was AND NOT w.enabled
+  SET d.dueAt = null
+}
 RETURN was, w.enabled AS enabled`,
   },
 } as const satisfies Record<string, Statement>;

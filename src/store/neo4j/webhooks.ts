@@ -1,6 +1,6 @@
 import type { Record as Neo4jRecord } from 'neo4j-driver';
 import type { ChangeEvent, EventKind } from '../../events/changes';
-import { DISABLED_REASON, type Attempt, type ClaimedDelivery, type DeliveryRecord, type DeliveryStatus, type Redelivery, type WebhookInput, type WebhookPatch, type WebhookRecord } from '../../webhooks/records';
+import { afterAttempt, DISABLED_REASON, type Attempt, type ClaimedDelivery, type DeliveryRecord, type DeliveryStatus, type Redelivery, type WebhookInput, type WebhookPatch, type WebhookRecord } from '../../webhooks/records';
 import { NEO4J_EVENT_ID } from './events';
 import { run, type Tx } from './run';
 import { fromInt } from './values';
@@ -43,8 +43,9 @@ export const webhooks = {
     const [row] = await run(tx, 'webhookById', { id });
     return row ? toWebhook(row) : null;
   },
-  async update(tx: Tx, id: number, patch: WebhookPatch): Promise<WebhookRecord | null> {
+  async update(tx: Tx, id: number, patch: WebhookPatch, now: number): Promise<WebhookRecord | null> {
     const [row] = await run(tx, 'updateWebhook', {
+      now,
       id,
       url: patch.url ?? null,
       events: patch.events ?? null,
@@ -92,16 +93,11 @@ export const webhooks = {
     return out;
   },
   async finish(tx: Tx, webhookId: number, eventId: string, owner: string, a: Attempt): Promise<{ disabled: boolean }> {
-    const status: DeliveryStatus = a.delivered ? 'DELIVERED' : a.nextAttemptAt === null ? 'FAILED' : 'PENDING';
     const [row] = await run(tx, 'finishDelivery', {
       id: webhookId,
       eventId,
       owner,
-      status,
-      nextAt: a.delivered ? null : a.nextAttemptAt,
-      at: a.at,
-      code: a.responseCode,
-      error: a.error,
+      ...afterAttempt(a),
       delivered: a.delivered,
       before: a.disableIfFailingBefore,
       reason: DISABLED_REASON,

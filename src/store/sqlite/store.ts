@@ -194,8 +194,8 @@ export class SqliteStore implements Store {
     return this.guard(() => this.webhooks.byId(id));
   }
 
-  updateWebhook(id: number, patch: WebhookPatch) {
-    return this.write(() => this.webhooks.update(id, patch));
+  updateWebhook(id: number, patch: WebhookPatch, now: number) {
+    return this.write(() => this.webhooks.update(id, patch, now));
   }
 
   deleteWebhook(id: number) {

@@ -1,7 +1,9 @@
 /**
  * The SQL of webhook endpoints and their deliveries (./webhooks.ts, docs/API.md Webhooks). A
- * delivery is one event for one endpoint, keyed by both; `due_at` is when it is tried next (NULL
- * once delivered or failed for good), so the worker's claim reads only the due ones by an index.
+ * delivery is one event for one endpoint, keyed by both; `due_at` is when it is tried next: NULL
+ * once delivered or failed for good, and while its endpoint is disabled; the end of its lease
+ * while a worker holds it (so that it is due again only if that worker never reports). The
+ * worker's claim so reads only deliveries it may send, by an index, and stops at its batch.
  */
 const WEBHOOK = `id, url, events, description, enabled, created_at, failing_since, disabled_reason`;
 const DELIVERY = `d.webhook_id, d.event_seq, e.type, d.status, d.attempts, d.due_at, d.last_attempt_at, d.last_status, d.last_error`;
@@ -40,11 +42,11 @@ export const WEBHOOK_SQL = {
   countDeliveries: 'SELECT count(*) FROM webhook_deliveries WHERE webhook_id = ?',
   redeliverOne: `
     INSERT INTO webhook_deliveries (webhook_id, event_seq, status, due_at)
-    SELECT @id, e.seq, 'PENDING', @now FROM events e WHERE e.seq = @seq
+    SELECT w.id, e.seq, 'PENDING', iif(w.enabled = 1, @now, NULL) FROM webhooks w JOIN events e ON e.seq = @seq WHERE w.id = @id
     ${REQUEUE}`,
   redeliverSince: `
     INSERT INTO webhook_deliveries (webhook_id, event_seq, status, due_at)
-    SELECT w.id, e.seq, 'PENDING', @now FROM webhooks w JOIN events e ON e.seq > @since
+    SELECT w.id, e.seq, 'PENDING', iif(w.enabled = 1, @now, NULL) FROM webhooks w JOIN events e ON e.seq > @since
     WHERE w.id = @id AND ${WANTS('w', 'e.type')}
     ORDER BY e.seq LIMIT @limit
     ${REQUEUE}`,
@@ -57,7 +59,10 @@ export const WEBHOOK_SQL = {
     JOIN events e ON e.seq = d.event_seq
     WHERE d.due_at <= @now AND (d.lease_until IS NULL OR d.lease_until < @now) AND w.enabled = 1
     ORDER BY d.due_at LIMIT @limit`,
-  leaseDelivery: 'UPDATE webhook_deliveries SET lease_owner = @owner, lease_until = @until WHERE webhook_id = @id AND event_seq = @seq',
+  leaseDelivery: 'UPDATE webhook_deliveries SET lease_owner = @owner, lease_until = @until, due_at = @until WHERE webhook_id = @id AND event_seq = @seq',
+  /** An endpoint disabled: its pending deliveries wait, out of the due index; enabled: due now. */
+  pauseDeliveries: "UPDATE webhook_deliveries SET due_at = NULL WHERE webhook_id = ? AND status = 'PENDING'",
+  resumeDeliveries: "UPDATE webhook_deliveries SET due_at = coalesce(due_at, @now) WHERE webhook_id = @id AND status = 'PENDING'",
   finishDelivery: `
     UPDATE webhook_deliveries SET
       status = @status, attempts = attempts + 1, due_at = @nextAt, lease_owner = NULL, lease_until = NULL,

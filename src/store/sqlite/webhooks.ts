@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { ChangeEvent, EventKind } from '../../events/changes';
-import { DISABLED_REASON, type Attempt, type ClaimedDelivery, type DeliveryRecord, type DeliveryStatus, type Redelivery, type WebhookInput, type WebhookPatch, type WebhookRecord } from '../../webhooks/records';
+import { afterAttempt, DISABLED_REASON, type Attempt, type ClaimedDelivery, type DeliveryRecord, type DeliveryStatus, type Redelivery, type WebhookInput, type WebhookPatch, type WebhookRecord } from '../../webhooks/records';
 import { WEBHOOK_SQL, type WebhookStatementName } from './webhook-statements';
 
 interface WebhookRow {
@@ -93,7 +93,7 @@ export class SqliteWebhooks {
     return row ? toWebhook(row) : null;
   }
 
-  update(id: number, patch: WebhookPatch): WebhookRecord | null {
+  update(id: number, patch: WebhookPatch, now: number): WebhookRecord | null {
     const row = this.stmt('updateWebhook').get({
       id,
       url: patch.url ?? null,
@@ -102,6 +102,8 @@ export class SqliteWebhooks {
       description: patch.description ?? null,
       enabled: patch.enabled === undefined ? null : patch.enabled ? 1 : 0,
     }) as WebhookRow | undefined;
+    if (row && patch.enabled === false) this.stmt('pauseDeliveries').run(id);
+    if (row && patch.enabled === true) this.stmt('resumeDeliveries').run({ id, now });
     return row ? toWebhook(row) : null;
   }
 
@@ -139,17 +141,7 @@ export class SqliteWebhooks {
   }
 
   finish(webhookId: number, eventId: string, owner: string, a: Attempt): { disabled: boolean } {
-    const status: DeliveryStatus = a.delivered ? 'DELIVERED' : a.nextAttemptAt === null ? 'FAILED' : 'PENDING';
-    const changed = this.stmt('finishDelivery').run({
-      id: webhookId,
-      seq: sqliteEventSeq(eventId),
-      owner,
-      status,
-      nextAt: a.delivered ? null : a.nextAttemptAt,
-      at: a.at,
-      code: a.responseCode,
-      error: a.error,
-    }).changes;
+    const changed = this.stmt('finishDelivery').run({ id: webhookId, seq: sqliteEventSeq(eventId), owner, ...afterAttempt(a) }).changes;
     // Its lease ran out and another worker took it: that worker reports the outcome.
     if (changed === 0) return { disabled: false };
     const before = this.byId(webhookId);
@@ -160,6 +152,8 @@ export class SqliteWebhooks {
       before: a.disableIfFailingBefore,
       reason: DISABLED_REASON,
     }) as { enabled: number } | undefined;
-    return { disabled: before?.enabled === true && after?.enabled === 0 };
+    const disabled = before?.enabled === true && after?.enabled === 0;
+    if (disabled) this.stmt('pauseDeliveries').run(webhookId);
+    return { disabled };
   }
 }
