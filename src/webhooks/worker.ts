@@ -21,6 +21,8 @@ export interface WorkerOptions {
   batch?: number;
   /** How long a taken delivery is this worker's: longer than a try can last. */
   leaseMs?: number;
+  /** An endpoint failing this long is disabled at its next failure (default ./schedule.ts: three days). */
+  disableAfterMs?: number;
   send?: SendLimits;
 }
 
@@ -117,7 +119,7 @@ export class DeliveryWorker {
         responseCode: code,
         error,
         nextAttemptAt: next,
-        disableIfFailingBefore: at - DISABLE_AFTER_MS,
+        disableIfFailingBefore: at - (this.o.disableAfterMs ?? DISABLE_AFTER_MS),
       });
       if (disabled) {
         this.o.metrics?.webhookEndpointsDisabled.inc();
