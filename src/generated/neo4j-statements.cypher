@@ -1017,13 +1017,19 @@ RETURN w.id AS id, w.url AS url, w.events AS events, w.description AS descriptio
   w.createdAt AS createdAt, w.failingSince AS failingSince, w.disabledReason AS disabledReason;
 
 // updateWebhook
-// parameters: {"id":"INTEGER","url":"STRING?","events":"LIST<STRING>?","setDescription":"BOOLEAN","description":"STRING?","setEnabled":"BOOLEAN","enabled":"BOOLEAN"}
+// parameters: {"id":"INTEGER","url":"STRING?","events":"LIST<STRING>?","setDescription":"BOOLEAN","description":"STRING?","setEnabled":"BOOLEAN","enabled":"BOOLEAN","now":"INTEGER"}
 MATCH (w:Webhook {id: $id})
 SET w.url = coalesce($url, w.url), w.events = coalesce($events, w.events),
     w.description = CASE WHEN $setDescription THEN $description ELSE w.description END,
     w.failingSince = CASE WHEN $setEnabled AND $enabled THEN null ELSE w.failingSince END,
     w.disabledReason = CASE WHEN $setEnabled THEN null ELSE w.disabledReason END,
     w.enabled = CASE WHEN $setEnabled THEN $enabled ELSE w.enabled END
+WITH w
+CALL (w) {
+  MATCH (d:Delivery)
+  WHERE d.webhookId = w.id AND d.eventId > '' AND d.status = 'PENDING' AND $setEnabled
+  SET d.dueAt = CASE WHEN $enabled THEN coalesce(d.dueAt, $now) ELSE null END
+}
 RETURN w.id AS id, w.url AS url, w.events AS events, w.description AS description, w.enabled AS enabled,
   w.createdAt AS createdAt, w.failingSince AS failingSince, w.disabledReason AS disabledReason;
 
@@ -1066,7 +1072,8 @@ RETURN count(d) AS total;
 MATCH (w:Webhook {id: $id})
 MATCH (e:Event {id: $eventId})
 MERGE (d:Delivery {webhookId: w.id, eventId: e.id})
-SET d.eventType = e.type, d.status = 'PENDING', d.attempts = 0, d.dueAt = $now, d.leaseOwner = null, d.leaseUntil = null
+SET d.eventType = e.type, d.status = 'PENDING', d.attempts = 0, d.dueAt = CASE WHEN w.enabled THEN $now ELSE null END,
+  d.leaseOwner = null, d.leaseUntil = null
 RETURN count(d) AS queued;
 
 // redeliverSince
@@ -1079,7 +1086,8 @@ CALL (w) {
   ORDER BY e.id
   LIMIT $limit
   MERGE (d:Delivery {webhookId: w.id, eventId: e.id})
-  SET d.eventType = e.type, d.status = 'PENDING', d.attempts = 0, d.dueAt = $now, d.leaseOwner = null, d.leaseUntil = null
+  SET d.eventType = e.type, d.status = 'PENDING', d.attempts = 0, d.dueAt = CASE WHEN w.enabled THEN $now ELSE null END,
+  d.leaseOwner = null, d.leaseUntil = null
   RETURN count(d) AS queued
 }
 RETURN queued;
@@ -1097,7 +1105,7 @@ SET d._lock = true
 REMOVE d._lock
 WITH d, w
 WHERE d.status = 'PENDING' AND coalesce(d.leaseUntil, 0) < $now
-SET d.leaseOwner = $owner, d.leaseUntil = $until
+SET d.leaseOwner = $owner, d.leaseUntil = $until, d.dueAt = $until
 WITH d, w
 MATCH (e:Event {id: d.eventId})
 RETURN d.webhookId AS webhookId, d.eventId AS eventId, d.eventType AS eventType, d.status AS status,
@@ -1118,6 +1126,12 @@ WITH w, w.enabled AS was, coalesce(w.failingSince, $at) AS since
 SET w.failingSince = CASE WHEN $delivered THEN null ELSE since END,
     w.enabled = CASE WHEN NOT $delivered AND since < $before THEN false ELSE w.enabled END,
     w.disabledReason = CASE WHEN NOT $delivered AND since < $before THEN $reason ELSE w.disabledReason END
+WITH w, was
+CALL (w, was) {
+  MATCH (d:Delivery)
+  WHERE d.webhookId = w.id AND d.eventId > '' AND d.status = 'PENDING' AND was AND NOT w.enabled
+  SET d.dueAt = null
+}
 RETURN was, w.enabled AS enabled;
 
 // analytics.songUsage

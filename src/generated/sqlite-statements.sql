@@ -720,13 +720,13 @@ SELECT count(*) FROM webhook_deliveries WHERE webhook_id = ?;
 
 -- webhooks.redeliverOne
 INSERT INTO webhook_deliveries (webhook_id, event_seq, status, due_at)
-    SELECT @id, e.seq, 'PENDING', @now FROM events e WHERE e.seq = @seq
+    SELECT w.id, e.seq, 'PENDING', iif(w.enabled = 1, @now, NULL) FROM webhooks w JOIN events e ON e.seq = @seq WHERE w.id = @id
     ON CONFLICT (webhook_id, event_seq) DO UPDATE SET
       status = 'PENDING', attempts = 0, due_at = excluded.due_at, lease_owner = NULL, lease_until = NULL;
 
 -- webhooks.redeliverSince
 INSERT INTO webhook_deliveries (webhook_id, event_seq, status, due_at)
-    SELECT w.id, e.seq, 'PENDING', @now FROM webhooks w JOIN events e ON e.seq > @since
+    SELECT w.id, e.seq, 'PENDING', iif(w.enabled = 1, @now, NULL) FROM webhooks w JOIN events e ON e.seq > @since
     WHERE w.id = @id AND EXISTS (SELECT 1 FROM json_each(w.events) WHERE value = e.type)
     ORDER BY e.seq LIMIT @limit
     ON CONFLICT (webhook_id, event_seq) DO UPDATE SET
@@ -742,7 +742,13 @@ SELECT d.webhook_id, d.event_seq, e.type, d.status, d.attempts, d.due_at, d.last
     ORDER BY d.due_at LIMIT @limit;
 
 -- webhooks.leaseDelivery
-UPDATE webhook_deliveries SET lease_owner = @owner, lease_until = @until WHERE webhook_id = @id AND event_seq = @seq;
+UPDATE webhook_deliveries SET lease_owner = @owner, lease_until = @until, due_at = @until WHERE webhook_id = @id AND event_seq = @seq;
+
+-- webhooks.pauseDeliveries
+UPDATE webhook_deliveries SET due_at = NULL WHERE webhook_id = ? AND status = 'PENDING';
+
+-- webhooks.resumeDeliveries
+UPDATE webhook_deliveries SET due_at = coalesce(due_at, @now) WHERE webhook_id = @id AND status = 'PENDING';
 
 -- webhooks.finishDelivery
 UPDATE webhook_deliveries SET

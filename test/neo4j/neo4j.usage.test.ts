@@ -78,8 +78,14 @@ const apply = (store: Neo4jStore, o: Op) => applyWrite(store, o).catch((err: unk
 const ids = (s: SentStatement, key: string) => ((s.params as Record<string, string[]>)[key] ?? []).map((v) => Number(/-?\d+/.exec(v)![0]));
 const ascendingStrictly = (list: number[]) => list.every((x, i) => i === 0 || list[i - 1] < x);
 
-/** Statements that take no lock of their own: they read, or write only what the transaction holds. */
-const HOLDING = new Set(['writeLinks', 'moveUsage', 'moveUsageAdded', 'movePairs', 'placeLinks', 'servicesOfSong', 'updateService', 'deleteService', 'updateSong']);
+/**
+ * Statements that take no lock of their own: they read, or write only what the transaction holds,
+ * or make only nodes no other writer sees yet (recordEvents: the outbox's events and deliveries).
+ */
+const HOLDING = new Set([
+  'writeLinks', 'moveUsage', 'moveUsageAdded', 'movePairs', 'placeLinks', 'servicesOfSong', 'updateService', 'deleteService', 'updateSong',
+  'setlists', 'songsByIds', 'recordEvents',
+]);
 /** The phase of the lock order (src/store/neo4j/write-plan.ts) each locking statement takes its locks in. */
 const PHASE: Record<string, number> = {
   lockSetlists: 0, createService: 0, lockSongs: 1,

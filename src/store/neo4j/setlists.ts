@@ -10,6 +10,7 @@ import { artistDeltas, artistsOut } from './usage';
 import { run } from './run';
 import { fromInt, toService, toSong } from './values';
 import { WritePlan, wrote, type LockedService } from './write-plan';
+import { recordInPlan } from './events';
 
 /**
  * The Neo4j writers of setlists and services: each one a WritePlan (./write-plan.ts), so in three
@@ -69,6 +70,8 @@ export interface SetlistWrite {
   serviceId: number;
   next(current: readonly number[]): { order: readonly number[]; outcome: SetlistOutcome } | SetlistOutcome;
   alsoLock?: readonly number[];
+  /** Songs its setlist may hold besides those it holds now (for its event's records). */
+  names?: readonly number[];
   /** The answer, written alone, when a link it removes is not there (a batch runs it again alone). */
   missingLink?: SetlistOutcome;
 }
@@ -91,10 +94,22 @@ export async function changeSetlists(
   events?: NewEvent[],
 ): Promise<SetlistOutcome[]> {
   const plan = new WritePlan();
-  const locked = await plan.lockSetlists(
-    tx,
-    writes.map((w) => w.serviceId),
-  );
+  const serviceIds = writes.map((w) => w.serviceId);
+  const lockedNow = plan.lockSetlists(tx, serviceIds);
+  // The records the events carry, read in the first round trip too, right after the services'
+  // locks (statements of a transaction run in the order sent): the songs of their setlists and
+  // those the writes name. The events then go with the other steps, in the second.
+  const named = [...new Set(writes.flatMap((w) => [...(w.names ?? []), ...(w.alsoLock ?? [])]))];
+  const recordsNow = events
+    ? Promise.all([
+        run(tx, 'setlists', { ids: [...new Set(serviceIds)], offset: 0, limit: 1_000_000 }),
+        named.length ? run(tx, 'songsByIds', { ids: named }) : Promise.resolve([]),
+      ])
+    : undefined;
+  // Both awaited together: neither's failure is left unobserved.
+  const [locked, read] = await Promise.all([lockedNow, recordsNow]);
+  const records = new Map<number, SongRecord>();
+  for (const r of read?.flat() ?? []) if (r.get('id') !== null) records.set(fromInt(r.get('id'), 'song id'), toSong(r));
   const orders = new Map<number, readonly number[]>();
   /** Each write's setlist after it, in the batch's order: each acknowledged write has its event. */
   const after: { v: LockedService; order: readonly number[] }[] = [];
@@ -128,20 +143,17 @@ export async function changeSetlists(
   await writeSetlists(plan, changed, deps, missingLink);
   const transitions = changed.map(({ v, order }) => ({ serviceId: v.id, before: stateOf(v), after: stateOf(v, [...order]) }));
   maintain(plan, { effects: { transitions }, zone: deps.zone });
-  // The records the events carry, read under the plan's locks after its writes.
-  const named = [...new Set(after.flatMap(({ order }) => order))];
-  const records = new Map<number, SongRecord>();
-  if (events && named.length > 0) {
-    plan.onSongs(named, 'songsByIds', { ids: named }, (rows) => {
-      for (const r of rows) records.set(fromInt(r.get('id'), 'song id'), toSong(r));
-    });
+  // A song not found has no record: the plan's song locks then roll everything back ('no-song').
+  if (events && after.every(({ order }) => order.every((id) => records.has(id)))) {
+    const made = after.map(({ v, order }) => changes.setlistChanged(serviceOf(v), order.map((id) => records.get(id)!)));
+    recordInPlan(plan, made);
+    events.push(...made);
   }
   await plan.send(tx);
-  for (const { v, order } of events ? after : []) {
-    events!.push(changes.setlistChanged({ id: v.id, date: v.date, serviceType: v.serviceType as ServiceType }, order.map((id) => records.get(id)!)));
-  }
   return outcomes;
 }
+
+const serviceOf = (v: Pick<LockedService, 'id' | 'date' | 'serviceType'>): ServiceRecord => ({ id: v.id, date: v.date, serviceType: v.serviceType as ServiceType });
 
 /** The setlist writes, as the store submits them (alone or in a batch: ./setlist-batches.ts). */
 export const setlistWrites = {
@@ -151,6 +163,7 @@ export const setlistWrites = {
       next: (current) => (wouldOverfill(current, songId) ? 'setlist-full' : { order: orderAfterLink(current, songId, position), outcome: 'ok' }),
       // Locked even when the setlist is full: a missing song answers 'no-song' first, as on SQLite.
       alsoLock: [songId],
+      names: [songId],
     };
   },
   unlink(serviceId: number, songId: number): SetlistWrite {
@@ -163,7 +176,7 @@ export const setlistWrites = {
     };
   },
   replace(serviceId: number, songIds: readonly number[]): SetlistWrite {
-    return { serviceId, next: () => ({ order: songIds, outcome: 'ok' }) };
+    return { serviceId, next: () => ({ order: songIds, outcome: 'ok' }), names: songIds };
   },
 };
 
@@ -194,22 +207,24 @@ export async function updateService(tx: Tx, deps: SetlistDeps, id: number, patch
   if (after.date !== v.date || after.serviceType !== v.serviceType) {
     maintain(plan, { effects: { transitions: [{ serviceId: id, before: stateOf(v), after: stateOf({ ...v, ...after }) }] }, zone: deps.zone });
   }
+  recordInPlan(plan, [changes.serviceUpdated(serviceOf({ id, ...after }))]);
   await plan.send(tx);
   return toService(updated!);
 }
 
 const orNull = (n: number | undefined) => (n === undefined ? null : n);
 
-/** The service as it was, or null when there was none. */
-export async function deleteService(tx: Tx, deps: SetlistDeps, id: number): Promise<ServiceRecord | null> {
+/** False when there was no such service. Its event (the service as it was) goes with its steps. */
+export async function deleteService(tx: Tx, deps: SetlistDeps, id: number): Promise<boolean> {
   const plan = new WritePlan();
   const v = (await plan.lockSetlists(tx, [id])).get(id);
-  if (!v) return null;
+  if (!v) return false;
   plan.lockSongs(v.songIds, new Error(`deleteService: a song of service ${id} went away under its lock`));
   plan.onSongs(v.songIds, 'deleteService', { id: id }, wrote('deleteService', 'deleted', 1, false));
   maintain(plan, { effects: { transitions: [{ serviceId: id, before: stateOf(v), after: null }] }, zone: deps.zone });
+  recordInPlan(plan, [changes.serviceDeleted(serviceOf(v))]);
   await plan.send(tx);
-  return { id: v.id, date: v.date, serviceType: v.serviceType as ServiceType };
+  return true;
 }
 
 /** Ask for the transaction to run again from the start (a link made beside a song delete's reads). */
@@ -222,10 +237,12 @@ export class RunAgain extends Error {}
  * pairs and the periods move by the transitions. A link to it made between the first read and its
  * lock sends the transaction round again.
  */
-export async function deleteSong(tx: Tx, deps: SetlistDeps, id: number): Promise<SongRecord | false> {
+export async function deleteSong(tx: Tx, deps: SetlistDeps, id: number, recordIt = true): Promise<boolean> {
   const servicesOf = (rows: Neo4jRecord[]) => rows.map((r) => fromInt(r.get('serviceId'), 'service id'));
-  // Read without locks: checked again under the song's lock below.
-  const first = servicesOf(await run(tx, 'servicesOfSong', { id }));
+  // Read without locks: checked again under the song's lock below. With them, in the same round
+  // trip, the song's record for the event of its delete (a merge records none).
+  const [firstRows, songRows] = await Promise.all([run(tx, 'servicesOfSong', { id }), recordIt ? run(tx, 'songsByIds', { ids: [id] }) : []]);
+  const first = servicesOf(firstRows);
   const plan = new WritePlan();
   const services = [...(await plan.lockSetlists(tx, first)).values()];
   const transitions: SetlistTransition[] = services.map((v) => ({
@@ -239,11 +256,6 @@ export async function deleteSong(tx: Tx, deps: SetlistDeps, id: number): Promise
   // Its services again, under its lock: one more than read first sends the transaction round again.
   plan.onSongs([id], 'servicesOfSong', { id: id }, (rows) => {
     if (servicesOf(rows).join() !== services.map((v) => v.id).join()) throw new RunAgain(`song ${id} was linked beside its delete`);
-  });
-  // Its record as it was, for the event of its delete.
-  let song: SongRecord | undefined;
-  plan.onSongs([id], 'songsByIds', { ids: [id] }, (rows) => {
-    song = toSong(rows[0]);
   });
   const effects = { transitions, deletedSongs: [id] };
   const usage = moveUsage(plan, effects);
@@ -260,7 +272,9 @@ export async function deleteSong(tx: Tx, deps: SetlistDeps, id: number): Promise
   if (rows.length > 0) plan.onSongs(others, 'placeLinks', { rows }, wrote('placeLinks', 'placed', rows.length));
   movePairs(plan, effects);
   movePeriods(plan, effects, deps.zone);
+  // No record: no such song, and its lock above rolls the transaction back answering false.
+  if (songRows[0] && songRows[0].get('id') !== null) recordInPlan(plan, [changes.songDeleted(toSong(songRows[0]))]);
   await plan.send(tx);
-  return song!;
+  return true;
 }
 

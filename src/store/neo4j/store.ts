@@ -157,10 +157,8 @@ export class Neo4jStore implements Store {
   );
   /** Setlist writes with their events, recorded in their transaction (./events.ts). */
   private async changeSetlists(tx: Tx, writes: readonly setlists.SetlistWrite[]): Promise<setlists.SetlistOutcome[]> {
-    const events: NewEvent[] = [];
-    const outcomes = await setlists.changeSetlists(tx, this.deps, writes, events);
-    await recordEvents(tx, events);
-    return outcomes;
+    // Their events go with their steps (setlists.changeSetlists).
+    return setlists.changeSetlists(tx, this.deps, writes, []);
   }
 
   /** A write that makes one record and its one event, recorded in its transaction. */
@@ -413,11 +411,7 @@ export class Neo4jStore implements Store {
   }
 
   deleteSong(id: number) {
-    return this.write(async (tx) => {
-      const song = await setlists.deleteSong(tx, this.deps, id);
-      if (song) await recordEvents(tx, [changes.songDeleted(song)]);
-      return song !== false;
-    });
+    return this.write((tx) => setlists.deleteSong(tx, this.deps, id));
   }
 
   /**
@@ -460,7 +454,7 @@ export class Neo4jStore implements Store {
       }
       const gains = await details(tx);
       if (isMergeRefused(gains)) throw new setlists.RunAgain('a song of the merge changed before its lock');
-      for (const id of mergeIds) await setlists.deleteSong(tx, this.deps, id);
+      for (const id of mergeIds) await setlists.deleteSong(tx, this.deps, id, false);
       const kept = (await this.patchSong(tx, keepId, gains))!;
       return this.recorded(tx, kept, (song) => changes.songsMerged(song, mergeIds));
     });
@@ -523,10 +517,7 @@ export class Neo4jStore implements Store {
       return before && { date: patch.date ?? before.date, serviceType: patch.serviceType ?? before.serviceType };
     };
     return this.inSlot(slot, () =>
-      this.write(async (tx) => {
-        const service = await setlists.updateService(tx, this.deps, id, patch);
-        return service && this.recorded(tx, service, changes.serviceUpdated);
-      }),
+      this.write((tx) => setlists.updateService(tx, this.deps, id, patch)),
     );
   }
 
@@ -549,11 +540,7 @@ export class Neo4jStore implements Store {
   }
 
   deleteService(id: number) {
-    return this.write(async (tx) => {
-      const service = await setlists.deleteService(tx, this.deps, id);
-      if (service) await recordEvents(tx, [changes.serviceDeleted(service)]);
-      return service !== null;
-    });
+    return this.write((tx) => setlists.deleteService(tx, this.deps, id));
   }
 
   // PERFORMED_IN

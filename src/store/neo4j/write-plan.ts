@@ -158,6 +158,15 @@ export class WritePlan {
     return this.add(name, params, check);
   }
 
+  /**
+   * A step that only makes nodes no other writer can see yet (the outbox's events and deliveries:
+   * ./event-statements.ts) and reads the endpoints without locking them: it takes no lock of the
+   * order, so it may come last in any plan.
+   */
+  recording(name: StatementName, params: Params, check?: Step['check']): this {
+    return this.add(name, params, check);
+  }
+
   /** Any step, in an unordered plan. */
   step(name: StatementName, params: Params, check?: Step['check']): this {
     if (this.options.ordered) throw new Error(`lock order: ${name} needs an unordered plan`);
