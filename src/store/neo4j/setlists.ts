@@ -1,6 +1,6 @@
 import type { ManagedTransaction, Record as Neo4jRecord } from 'neo4j-driver';
 import { orderAfterLink, orderAfterUnlink, placesToWrite, wouldOverfill, type PlacedSong } from '../../domain/setlist';
-import { changes, type NewEvent } from '../../events/changes';
+import { changes } from '../../events/changes';
 import type { ServiceType } from '../../generated/graphql';
 import type { LinkSongResult, ServicePatch, ServiceRecord, SongRecord } from '../types';
 import { maintain, moveArtists, movePairs, movePeriods, moveUsage } from './aggregates';
@@ -90,8 +90,8 @@ export async function changeSetlists(
   tx: Tx,
   deps: SetlistDeps,
   writes: readonly SetlistWrite[],
-  /** Where each write that changed a setlist adds its setlist.changed event; none asked: none made (a merge). */
-  events?: NewEvent[],
+  /** Each write that changed a setlist records its setlist.changed event with its steps; a merge records none. */
+  recordEvents = true,
 ): Promise<SetlistOutcome[]> {
   const plan = new WritePlan();
   const serviceIds = writes.map((w) => w.serviceId);
@@ -100,7 +100,7 @@ export async function changeSetlists(
   // locks (statements of a transaction run in the order sent): the songs of their setlists and
   // those the writes name. The events then go with the other steps, in the second.
   const named = [...new Set(writes.flatMap((w) => [...(w.names ?? []), ...(w.alsoLock ?? [])]))];
-  const recordsNow = events
+  const recordsNow = recordEvents
     ? Promise.all([
         run(tx, 'setlists', { ids: [...new Set(serviceIds)], offset: 0, limit: 1_000_000 }),
         named.length ? run(tx, 'songsByIds', { ids: named }) : Promise.resolve([]),
@@ -144,10 +144,8 @@ export async function changeSetlists(
   const transitions = changed.map(({ v, order }) => ({ serviceId: v.id, before: stateOf(v), after: stateOf(v, [...order]) }));
   maintain(plan, { effects: { transitions }, zone: deps.zone });
   // A song not found has no record: the plan's song locks then roll everything back ('no-song').
-  if (events && after.every(({ order }) => order.every((id) => records.has(id)))) {
-    const made = after.map(({ v, order }) => changes.setlistChanged(serviceOf(v), order.map((id) => records.get(id)!)));
-    recordInPlan(plan, made);
-    events.push(...made);
+  if (recordEvents && after.every(({ order }) => order.every((id) => records.has(id)))) {
+    recordInPlan(plan, after.map(({ v, order }) => changes.setlistChanged(serviceOf(v), order.map((id) => records.get(id)!))));
   }
   await plan.send(tx);
   return outcomes;

@@ -147,20 +147,14 @@ export class Neo4jStore implements Store {
   );
   /** Setlist writes that arrive together share a transaction (./setlist-batches.ts). */
   private readonly setlistWrites = new Batches<setlists.SetlistWrite, setlists.SetlistOutcome>(
-    (writes) => this.transact('WRITE', (tx) => this.changeSetlists(tx, writes), undefined, false),
+    (writes) => this.transact('WRITE', (tx) => setlists.changeSetlists(tx, this.deps, writes), undefined, false),
     async (write) => {
       // Alone, a write rolled back with an answer (RolledBack: 'no-song') answers it.
-      const answer: setlists.SetlistOutcome[] | setlists.SetlistOutcome = await this.write((tx) => this.changeSetlists(tx, [write]));
+      const answer: setlists.SetlistOutcome[] | setlists.SetlistOutcome = await this.write((tx) => setlists.changeSetlists(tx, this.deps, [write]));
       return Array.isArray(answer) ? answer[0] : answer;
     },
     (err) => err instanceof StoreUnavailableError,
   );
-  /** Setlist writes with their events, recorded in their transaction (./events.ts). */
-  private async changeSetlists(tx: Tx, writes: readonly setlists.SetlistWrite[]): Promise<setlists.SetlistOutcome[]> {
-    // Their events go with their steps (setlists.changeSetlists).
-    return setlists.changeSetlists(tx, this.deps, writes, []);
-  }
-
   /** A write that makes one record and its one event, recorded in its transaction. */
   private async recorded<T>(tx: Tx, record: T, event: (record: T) => NewEvent): Promise<T> {
     await recordEvents(tx, [event(record)]);
@@ -442,7 +436,7 @@ export class Neo4jStore implements Store {
           next: (current: readonly number[]) => ({ order: orderAfterMerge(current, keepId, merged), outcome: 'ok' as const }),
           alsoLock: ids,
         }));
-        const outcomes = writes.length > 0 ? await setlists.changeSetlists(tx, this.deps, writes) : [];
+        const outcomes = writes.length > 0 ? await setlists.changeSetlists(tx, this.deps, writes, false) : [];
         if (writes.length === 0) await new WritePlan().lockSongs(ids, 'no-song').send(tx);
         if (outcomes.some((o) => o !== 'ok')) throw new setlists.RunAgain('a service of a merged song went away before its lock');
       } catch (err) {
