@@ -10,11 +10,12 @@
  *   npm run bench:peers -- --quick         1 round of 3 s, 1 s warm-up
  *   npm run bench:peers -- --only single,nested --rounds 5
  *   npm run bench:peers -- --only single --profile single   also a CPU profile of this service on it
+ *   npm run bench:peers -- --only single --profile single --profile-servers service,apollo,express
  *
  *   npm run bench:peers -- --store neo4j   only the Neo4j comparison (below)
  *
  * Options: --duration <s> --rounds <n> --warmup <s> --connections <n> --out <file> --profile <id,...>
- * --store sqlite|neo4j|both (both)
+ * --profile-servers <server,...> (service; of service, mercurius, yoga, express, apollo) --store sqlite|neo4j|both (both)
  *
  * Then, on Neo4j (bench/peers-neo4j.ts), this service beside Neo4j's own GraphQL library on the
  * same database: when no Neo4j can be had (NEO4J_URI unset, and no Java 17+ and Maven for the
@@ -34,17 +35,21 @@ const SERVERS = ['service', 'mercurius', 'yoga', 'express', 'apollo'] as const;
 type ServerName = (typeof SERVERS)[number];
 const LABELS: Record<ServerName, string> = { service: 'this', mercurius: 'Mercurius', yoga: 'Yoga', express: 'floor', apollo: 'floor+Apollo' };
 
-type Options = TimedOptions & { stores: ('sqlite' | 'neo4j')[] };
+type Options = TimedOptions & { stores: ('sqlite' | 'neo4j')[]; profileServers: ServerName[] };
 
 function parseArgs(argv: string[]): Options {
   const { options, values } = readTimedOptions(
     argv,
     { rounds: 3, warmup: 2, quickWarmup: 1, out: path.join(__dirname, 'peers-results.json') },
-    { store: { type: 'string' } },
+    { store: { type: 'string' }, 'profile-servers': { type: 'string' } },
   );
   const store = values.store ?? 'both';
   if (store !== 'sqlite' && store !== 'neo4j' && store !== 'both') throw new Error('--store must be sqlite, neo4j or both');
-  return { ...options, stores: store === 'both' ? ['sqlite', 'neo4j'] : [store] };
+  const given = values['profile-servers'];
+  const profileServers = (typeof given === 'string' ? given : 'service').split(',').map((s) => s.trim());
+  const unknown = profileServers.find((s) => !(SERVERS as readonly string[]).includes(s));
+  if (unknown) throw new Error(`--profile-servers: no server '${unknown}' (${SERVERS.join(', ')})`);
+  return { ...options, stores: store === 'both' ? ['sqlite', 'neo4j'] : [store], profileServers: profileServers as ServerName[] };
 }
 
 interface Query {
@@ -141,13 +146,15 @@ async function sqlitePeers(opts: Options, chosen: Query[]) {
       results.push(result);
       console.log(`  ${q.id}: ${others.map((s) => `this/${LABELS[s]} ${result.ratios[s]} (rounds ${result.perRoundRatios[s].join(', ')})`).join('; ')}`);
       if (opts.profile?.includes(q.id)) {
-        // One more run of this service alone, profiled (not counted in the figures above).
-        const profile = await peers.profiled(() => fire(peers.ready.urls.service, q.body, opts.duration, opts.connections));
-        const file = path.join(__dirname, 'profiles', `peers-${q.id}-service.cpuprofile`);
-        fs.mkdirSync(path.dirname(file), { recursive: true });
-        fs.writeFileSync(file, JSON.stringify(profile));
-        console.log(`  ${q.id}: CPU profile of this service written to ${path.relative(process.cwd(), file)}`);
-        console.log(formatSummary(summarize(profile, 30)));
+        for (const s of opts.profileServers) {
+          // One more run of the server alone, profiled (not counted in the figures above).
+          const profile = await peers.profiled(() => fire(peers.ready.urls[s], q.body, opts.duration, opts.connections));
+          const file = path.join(__dirname, 'profiles', `peers-${q.id}-${s}.cpuprofile`);
+          fs.mkdirSync(path.dirname(file), { recursive: true });
+          fs.writeFileSync(file, JSON.stringify(profile));
+          console.log(`  ${q.id}: CPU profile of ${LABELS[s]} written to ${path.relative(process.cwd(), file)}`);
+          console.log(formatSummary(summarize(profile, 30)));
+        }
       }
     }
 

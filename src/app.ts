@@ -10,7 +10,7 @@ import { mountExplorers } from './explorers';
 import type { AppDependencies } from './graphql/context';
 import { buildSchemas } from './graphql/schema';
 import { createGraphQLHandler } from './graphql/server';
-import { createGraphQLRouter, GRAPHQL_PATH } from './graphql/router';
+import { graphqlFacade, GRAPHQL_PATH } from './graphql/router';
 import { bodyParserError } from './http/body';
 import { clientError } from './http/errors';
 import { rejectUndecodablePaths } from './http/path';
@@ -86,17 +86,30 @@ export async function createApp(config: Config, rawStore: Store, log: Logger): P
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy);
   app.set('etag', false);
-  app.use(observability.router);
-  app.use(lifecycle.gate);
   // gzip or brotli for answers over 1 KiB to clients that accept them (the Insights page's
   // charting library above all, and long lists); the `compression` package's own negotiation.
   // A request that accepts no encoding skips it: the package wraps every answer it sees, which
   // cost the lightest requests about a tenth of their CPU (docs/performance.md).
   const compress = compression();
-  app.use((req, res, next) => (req.headers['accept-encoding'] ? compress(req, res, next) : next()));
+  const compressAccepted: RequestHandler = (req, res, next) => (req.headers['accept-encoding'] ? compress(req, res, next) : next());
   // The Sandbox page loads its UI from Apollo's CDN, which a strict CSP would block; the explorer
   // pages set their own 'self'-only CSP (src/explorers); every other answer is JSON.
-  app.use(securityHeaders({ contentSecurityPolicy: false, crossOriginEmbedderPolicy: false }));
+  const headers = securityHeaders({ contentSecurityPolicy: false, crossOriginEmbedderPolicy: false });
+
+  // GraphQL first, as one layer (src/http/chain.ts): its path is no other's, and the busiest
+  // requests then pass no other layer. Its chain begins with what every request gets below.
+  app.use(
+    GRAPHQL_PATH,
+    graphqlFacade([observability.observe, lifecycle.gate, compressAccepted, headers], graphql.handler, {
+      corsOrigins: config.corsOrigins,
+      introspection: config.graphqlIntrospection,
+      rateLimiter,
+    }),
+  );
+  app.use(observability.router);
+  app.use(lifecycle.gate);
+  app.use(compressAccepted);
+  app.use(headers);
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
@@ -110,13 +123,7 @@ export async function createApp(config: Config, rawStore: Store, log: Logger): P
     }
   });
 
-  // The two facades, each one chain owning its CORS, rate limit refusals and error shape
-  // (src/graphql/router.ts, src/rest/router.ts). GraphQL first: its path is no other's, and the
-  // busiest requests then pass no routes of the pages.
-  app.use(
-    GRAPHQL_PATH,
-    createGraphQLRouter(graphql.handler, { corsOrigins: config.corsOrigins, introspection: config.graphqlIntrospection, rateLimiter }),
-  );
+  // REST, as GraphQL above, owns its CORS, rate limit refusals and error shape (src/rest/router.ts).
   // Everything else but the probes (and /metrics, in the observability router) is charged too,
   // answered in REST's error shape.
   const limit: RequestHandler = rateLimiter ? rateLimiter.middleware((_req, res, error) => sendError(res, error)) : (_req, _res, next) => next();

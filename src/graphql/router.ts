@@ -1,8 +1,9 @@
 import cors from 'cors';
-import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import { AppError, ERROR_STATUS } from '../errors';
 import { graphqlBrowserRedirect } from '../explorers';
 import { bodyParserError, jsonBody } from '../http/body';
+import { chain } from '../http/chain';
 import { CORS_ALLOWED_HEADERS, corsExposedHeaders } from '../http/cors';
 import { rejectUndecodablePaths } from '../http/path';
 import type { RequestRateLimiter } from '../http/rate-limit';
@@ -27,29 +28,33 @@ export interface GraphQLRouterOptions {
   rateLimiter?: RequestRateLimiter;
 }
 
+/** Failures before Apollo sees the request (body too large, malformed JSON), in GraphQL's shape. */
+const bodyErrors: ErrorRequestHandler = (err, _req, res, next) => {
+  const error = bodyParserError(err);
+  if (!error) return next(err);
+  sendGraphQLError(res, error);
+};
+
+/** A browser opening /graphql itself (not a path below it) when there is no landing page. */
+const browserAtRoot: RequestHandler = (req, res, next) => (req.path === '/' ? graphqlBrowserRedirect(req, res, next) : next());
+
 /**
- * The GraphQL facade over HTTP, mounted at /graphql, as one visible chain: CORS (preflights end
- * here, uncharged) → rate limit → path check → JSON body → Apollo (`handler`), and every refusal
- * before Apollo in GraphQL's response shape with this facade's CORS headers.
+ * The GraphQL facade over HTTP, mounted at /graphql, as one visible chain (src/http/chain.ts):
+ * what every request gets (`before`: request id, logs and metrics, headers) → CORS (preflights
+ * end here, uncharged) → rate limit → path check → JSON body → Apollo (`handler`), and every
+ * refusal before Apollo in GraphQL's response shape with this facade's CORS headers.
  */
-export function createGraphQLRouter(handler: RequestHandler, opts: GraphQLRouterOptions): express.Router {
-  const router = express.Router();
-  router.use(
-    cors({
-      origin: opts.corsOrigins,
-      allowedHeaders: CORS_ALLOWED_HEADERS,
-      exposedHeaders: corsExposedHeaders('graphql'),
-      maxAge: 600,
-    }),
+export function graphqlFacade(before: RequestHandler[], handler: RequestHandler, opts: GraphQLRouterOptions): RequestHandler {
+  return chain(
+    [
+      ...before,
+      cors({ origin: opts.corsOrigins, allowedHeaders: CORS_ALLOWED_HEADERS, exposedHeaders: corsExposedHeaders('graphql'), maxAge: 600 }),
+      ...(opts.rateLimiter ? [opts.rateLimiter.middleware((_req, res, error) => sendGraphQLError(res, error))] : []),
+      ...(opts.introspection ? [] : [browserAtRoot]),
+      rejectUndecodablePaths(sendGraphQLError),
+      jsonBody(),
+      handler,
+    ],
+    bodyErrors,
   );
-  if (opts.rateLimiter) router.use(opts.rateLimiter.middleware((_req, res, error) => sendGraphQLError(res, error)));
-  if (!opts.introspection) router.get('/', graphqlBrowserRedirect);
-  router.use(rejectUndecodablePaths(sendGraphQLError), jsonBody(), handler);
-  // Failures before Apollo sees the request (body too large, malformed JSON).
-  router.use((err: unknown, _req: Request, res: Response, next: NextFunction) => {
-    const error = bodyParserError(err);
-    if (!error) return next(err);
-    sendGraphQLError(res, error);
-  });
-  return router;
 }

@@ -1,4 +1,4 @@
-import express, { type Router } from 'express';
+import express, { type RequestHandler, type Router } from 'express';
 import type { ApolloServerPlugin } from '@apollo/server';
 import type { Logger } from 'pino';
 import { Credentials } from '../auth/credentials';
@@ -16,6 +16,8 @@ export interface Observability {
   metrics: Metrics;
   /** First middleware of the app: request id, access log, request metrics, and GET /metrics. */
   router: Router;
+  /** The router's middleware alone (request id, access log, request metrics), for a facade's own chain. */
+  observe: RequestHandler;
   measureStore(store: Store): Store;
   apolloPlugin: ApolloServerPlugin<GraphQLContext>;
   loginEvents: LoginEvents;
@@ -27,8 +29,7 @@ export function createObservability(opts: { log: Logger; tokens: TokenService; m
   // At a level that drops access lines (warn, error, silent) the access log is left out: nothing of
   // a request is gathered for a line no one writes.
   const access = log.isLevelEnabled('info') ? accessLog(log) : undefined;
-  const router = express.Router();
-  router.use((req, res, next) => {
+  const observe: RequestHandler = (req, res, next) => {
     const scope: RequestScope = {
       id: requestIdOf(req.headers['x-request-id']),
       credentials: new Credentials(req.headers.authorization, opts.tokens),
@@ -39,7 +40,9 @@ export function createObservability(opts: { log: Logger; tokens: TokenService; m
     res.once('finish', () => metrics.observeRequest(req.method, routeOf(req), res.statusCode, (performance.now() - start) / 1000));
     if (access) access(req, res, next);
     else next();
-  });
+  };
+  const router = express.Router();
+  router.use(observe);
   router.get('/metrics', metrics.handler(opts.metricsToken));
 
   const loginEvents: LoginEvents = {
@@ -60,6 +63,7 @@ export function createObservability(opts: { log: Logger; tokens: TokenService; m
   return {
     metrics,
     router,
+    observe,
     measureStore: (store) => measureStore(store, metrics),
     apolloPlugin: operationsPlugin(metrics),
     loginEvents,
