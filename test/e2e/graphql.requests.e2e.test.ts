@@ -234,3 +234,47 @@ test('no answer carries one of Apollo\'s own codes', async () => {
     for (const error of res.body.errors) expect(error.extensions.code).toBe('BAD_REQUEST');
   }
 });
+
+describe('how an answer is written (src/graphql/express-handler.ts)', () => {
+  const bytes = (text: string) => Buffer.byteLength(text, 'utf8');
+
+  it('sends JSON in UTF-8 with its length in bytes, short or long, with characters beyond ASCII', async () => {
+    const name = 'Ångström — 主の祈り 🎵';
+    const make = () => run(`mutation { createSong(name: "${name}", artists: ["Zoë"]) { id name } }`);
+    const made = await make();
+    expect(made.body.errors).toBeUndefined();
+    // Enough of them for an answer over 1,000 characters.
+    for (let i = 0; i < 20; i++) await make();
+    // Uncompressed (compression drops Content-Length): what is measured is the handler's own write.
+    const plain = (query: string) => s.raw('POST', '/graphql', { body: { query }, headers: { 'accept-encoding': 'identity' } });
+    const short = await plain(`{ song(id: ${made.body.data.createSong.id}) { name artists } }`);
+    expect(short.text.length).toBeLessThan(1000);
+    expect(short.body.data.song).toEqual({ name, artists: ['Zoë'] });
+    const long = await plain('{ songsByArtist(artist: "Zoë") { id name artists } }');
+    expect(long.text.length).toBeGreaterThanOrEqual(1000);
+    expect(long.text).toContain(name);
+    for (const answer of [short, long]) {
+      expect(answer.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      expect(Number(answer.headers.get('content-length'))).toBe(bytes(answer.text));
+    }
+  });
+
+  it('gives a HEAD request the headers without a body', async () => {
+    const query = encodeURIComponent('{ songs(limit: 1) { id } }');
+    const head = await s.raw('HEAD', `/graphql?query=${query}`);
+    expect(head.text).toBe('');
+    expect(head.headers.get('content-type')).toMatch(/charset=utf-8/);
+  });
+
+  it("adds the charset to the landing page's HTML, as Express's res.send does", async () => {
+    const open = await startTestServer({ GRAPHQL_INTROSPECTION: 'true' });
+    try {
+      const page = await open.raw('GET', '/graphql', { headers: { accept: 'text/html', 'accept-encoding': 'identity' } });
+      expect(page.status).toBe(200);
+      expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      expect(Number(page.headers.get('content-length'))).toBe(bytes(page.text));
+    } finally {
+      await open.close();
+    }
+  });
+});
