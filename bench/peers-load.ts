@@ -3,7 +3,7 @@
  * Neo4j): a bench server in a child process, answering its CPU time over IPC, and autocannon runs
  * against a /graphql with their throughput, latency and CPU per request.
  */
-import { fork, type ChildProcess } from 'node:child_process';
+import { fork, spawnSync, type ChildProcess } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -23,10 +23,21 @@ export interface Peers<R> {
   profiled(during: () => Promise<unknown>): Promise<CpuProfile>;
 }
 
-/** `script` (a bench server) in a child process that posts `{ type: 'ready', ... }` once it serves. */
+/** dist/ compiled from the src/ of now, as `npm start` does (scripts/build-if-stale.mjs). */
+function buildIfStale(): void {
+  const built = spawnSync(process.execPath, [path.join(__dirname, '..', 'scripts', 'build-if-stale.mjs')], { stdio: 'inherit' });
+  if (built.status !== 0) throw new Error('npm run build failed: the bench runs the compiled service');
+}
+
+/**
+ * `script` (a bench server) in a child process that posts `{ type: 'ready', ... }` once it serves.
+ * The bench server itself runs under tsx; everything it loads from src/ is the compiled dist/, as
+ * in production (bench/compiled-src.cjs).
+ */
 export async function startPeers<R extends { type: 'ready' }>(script: string, env: Record<string, string> = {}, startLimitS = 60): Promise<Peers<R>> {
+  buildIfStale();
   const child = fork(path.join(__dirname, script), [], {
-    execArgv: ['--require', require.resolve('tsx/cjs')],
+    execArgv: ['--require', require.resolve('tsx/cjs'), '--require', path.join(__dirname, 'compiled-src.cjs')],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     env: { ...process.env, NODE_ENV: 'production', ...env },
   });
