@@ -23,7 +23,7 @@ import { loadConfig } from '../src/config';
 import { apolloHandler } from '../src/graphql/express-handler';
 import { createLogger } from '../src/logger';
 import { startServer } from '../src/server';
-import type { CpuMessage } from './peer-server';
+import { answerCpu } from './peer-cpu';
 
 export interface Neo4jPeersReady {
   type: 'ready';
@@ -90,9 +90,9 @@ async function main() {
     await service.close();
     process.exit(0);
   };
-  process.on('message', (msg: { type?: string } | string) => {
+  process.on('message', (msg: { type?: string; collect?: boolean } | string) => {
     if (msg === 'shutdown') void shutdown();
-    else if (typeof msg === 'object' && msg?.type === 'cpu') process.send?.({ type: 'cpu', usage: process.cpuUsage() } satisfies CpuMessage);
+    else if (typeof msg === 'object' && msg?.type === 'cpu') answerCpu(msg);
   });
   process.on('disconnect', () => void shutdown());
   process.on('SIGTERM', () => void shutdown());

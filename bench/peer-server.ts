@@ -14,7 +14,8 @@
  *
  * The peers get the schema this service builds (resolvers, graphql-shield and audit included) and
  * the same per-request context, so every answer runs the same resolver code on the same store.
- * Over IPC: `{ type: 'cpu' }` answers this process's CPU time, for CPU per request (only one of
+ * Over IPC: `{ type: 'cpu' }` answers this process's CPU time (after a full collection when asked,
+ * bench/peer-cpu.ts), for CPU per request (only one of
  * the three servers is under load at a time).
  */
 import fs from 'node:fs';
@@ -45,6 +46,8 @@ import { createLogger } from '../src/logger';
 import { startServer } from '../src/server';
 import { SqliteStore } from '../src/store/sqlite/store';
 import { seed, type SeedInfo } from './seed';
+import { answerCpu } from './peer-cpu';
+export type { CpuMessage } from './peer-cpu';
 
 export interface PeersReady {
   type: 'ready';
@@ -57,12 +60,6 @@ export interface PeersReady {
 export interface ProfileMessage {
   type: 'profile';
   profile: unknown;
-}
-
-export interface CpuMessage {
-  type: 'cpu';
-  /** process.cpuUsage(): user and system microseconds since the process started. */
-  usage: NodeJS.CpuUsage;
 }
 
 const listening = (server: http.Server) => `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -213,9 +210,9 @@ async function main() {
       return profile;
     },
   };
-  process.on('message', (msg: { type?: string } | string) => {
+  process.on('message', (msg: { type?: string; collect?: boolean } | string) => {
     if (msg === 'shutdown') void shutdown();
-    else if (typeof msg === 'object' && msg?.type === 'cpu') process.send?.({ type: 'cpu', usage: process.cpuUsage() } satisfies CpuMessage);
+    else if (typeof msg === 'object' && msg?.type === 'cpu') answerCpu(msg);
     else if (typeof msg === 'object' && msg?.type === 'profile-start') void profiler.start();
     else if (typeof msg === 'object' && msg?.type === 'profile-stop') void profiler.stop().then((profile) => process.send?.({ type: 'profile', profile } satisfies ProfileMessage));
   });

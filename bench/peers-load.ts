@@ -17,7 +17,8 @@ import type { CpuProfile } from './profile';
 export interface Peers<R> {
   child: ChildProcess;
   ready: R;
-  cpuMicros(): Promise<number>;
+  /** The server process's CPU time; with `collect`, after a full garbage collection there. */
+  cpuMicros(collect?: boolean): Promise<number>;
   stop(): Promise<void>;
   /** The CPU profile of the server process over `during`. */
   profiled(during: () => Promise<unknown>): Promise<CpuProfile>;
@@ -37,7 +38,8 @@ function buildIfStale(): void {
 export async function startPeers<R extends { type: 'ready' }>(script: string, env: Record<string, string> = {}, startLimitS = 60): Promise<Peers<R>> {
   buildIfStale();
   const child = fork(path.join(__dirname, script), [], {
-    execArgv: ['--require', require.resolve('tsx/cjs'), '--require', path.join(__dirname, 'compiled-src.cjs')],
+    // --expose-gc: each measured run starts from a collected heap (measure below).
+    execArgv: ['--expose-gc', '--require', require.resolve('tsx/cjs'), '--require', path.join(__dirname, 'compiled-src.cjs')],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     env: { ...process.env, NODE_ENV: 'production', ...env },
   });
@@ -58,7 +60,7 @@ export async function startPeers<R extends { type: 'ready' }>(script: string, en
   return {
     child,
     ready,
-    cpuMicros: () =>
+    cpuMicros: (collect = false) =>
       new Promise((resolve) => {
         const onMessage = (msg: CpuMessage) => {
           if (msg?.type !== 'cpu') return;
@@ -66,7 +68,7 @@ export async function startPeers<R extends { type: 'ready' }>(script: string, en
           resolve(msg.usage.user + msg.usage.system);
         };
         child.on('message', onMessage);
-        child.send({ type: 'cpu' });
+        child.send({ type: 'cpu', collect });
       }),
     async profiled(during) {
       const profile = new Promise<CpuProfile>((resolve) => {
@@ -125,7 +127,9 @@ export function fire(url: string, body: string, seconds: number, connections: nu
 }
 
 export async function measure(peers: Peers<{ type: 'ready' }>, url: string, body: string, opts: Pick<TimedOptions, 'duration' | 'connections'>): Promise<Run> {
-  const before = await peers.cpuMicros();
+  // Collected first, outside the measured CPU time: the run before (another server's) leaves its
+  // garbage, which would otherwise be collected on this run's time.
+  const before = await peers.cpuMicros(true);
   const r = await fire(url, body, opts.duration, opts.connections);
   const cpu = (await peers.cpuMicros()) - before;
   return {
