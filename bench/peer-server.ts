@@ -162,7 +162,7 @@ async function main() {
     documentStore: documentStore(),
     csrfPrevention: false,
     stopOnTerminationSignals: false,
-    plugins: [compiledExecution((formatted) => formatted), ApolloServerPluginCacheControlDisabled(), ApolloServerPluginLandingPageDisabled()],
+    plugins: [compiledExecution(), ApolloServerPluginCacheControlDisabled(), ApolloServerPluginLandingPageDisabled()],
   });
   await apollo.start();
   const withApollo = express();

@@ -36,12 +36,12 @@ export class AppError extends GraphQLError {
   constructor(
     code: ErrorCode,
     message: string,
-    opts: { details?: FieldProblem[]; retryAfter?: number } = {},
+    opts: { details?: FieldProblem[]; retryAfter?: number; path?: ReadonlyArray<string | number> } = {},
   ) {
     const extensions: Record<string, unknown> = { code };
     if (opts.details) extensions.details = opts.details;
     if (opts.retryAfter !== undefined) extensions.retryAfter = opts.retryAfter;
-    super(message, { extensions });
+    super(message, { extensions, path: opts.path });
     this.code = code;
     this.details = opts.details;
     this.retryAfter = opts.retryAfter;

@@ -64,7 +64,7 @@ export async function createGraphQLHandler(schema: GraphQLSchema, deps: AppDepen
       costLimit(opts.maxCost),
       // Runs each operation compiled by graphql-jit (./execution.ts), after every plugin's checks
       // of the resolved operation (the cost limit's among them).
-      compiledExecution(format),
+      compiledExecution(),
       // Before the operations plugin, so that its outcome counts a refused answer as an error.
       answers.plugin,
       // The schema sets no cache hints; the plugin would still wrap every field resolution.

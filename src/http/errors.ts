@@ -36,9 +36,6 @@ export function toAppError(error: unknown, log?: Logger): AppError {
   return internal();
 }
 
-/** Several errors (a GraphQL result) answer with the first one, which is the one that stopped it. */
-export const firstError = (errors: readonly unknown[], log?: Logger) => toAppError(errors[0], log);
-
 /**
  * An error that Express or one of its parts (router, body parser, static files) marks with a 4xx
  * status, such as a route parameter it could not decode: the client's mistake, never a 500.

@@ -7,7 +7,7 @@ import { createContext, requestInfo, type AppDependencies } from '../graphql/con
 import { compileOperation, type Run } from '../graphql/jit';
 import { decideAccess } from '../graphql/permissions';
 import { bodyParserError, jsonBody } from '../http/body';
-import { clientError, firstError, toAppError } from '../http/errors';
+import { clientError, toAppError } from '../http/errors';
 import { rejectUndecodablePaths } from '../http/path';
 import { CORS_ALLOWED_HEADERS, corsExposedHeaders } from '../http/cors';
 import type { RequestRateLimiter } from '../http/rate-limit';
@@ -174,8 +174,9 @@ export function createRestRouter(
         // Asked before running the query, so a bad `format` costs nothing.
         const csv = route.csv !== undefined && wantsCsv(req);
         const result = await route.run(graphqlContext, values);
-        // The first error is the one that stopped the operation.
-        if (result.errors?.length) return sendError(res, firstError(result.errors, log));
+        // The first error is the one that stopped the operation; in the contract's terms already.
+        const stopped = result.errors?.[0];
+        if (stopped) return sendError(res, stopped);
         if (route.status === 204) {
           res.status(204).end();
           return;

@@ -478,8 +478,10 @@ describe('an internal failure', () => {
       },
     });
     await real.createService({ date: Date.UTC(2024, 0, 7), serviceType: 'SUN_AM' });
-    const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', JWT_SECRET });
-    const server = await startServer(config, createLogger(config.logLevel), broken);
+    const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'error', JWT_SECRET });
+    // The failure is kept from the client, not from the operator: each one is logged with its cause.
+    const lines: { msg: string; err?: { message: string } }[] = [];
+    const server = await startServer(config, createLogger(config.logLevel, { write: (line: string) => void lines.push(JSON.parse(line)) }), broken);
     try {
       const rest = await fetch(`${server.url}/api/v1/songs`);
       const restText = await rest.text();
@@ -503,6 +505,8 @@ describe('an internal failure', () => {
           expect(restText).not.toContain(leak);
         }
       }
+      const logged = lines.filter((l) => l.msg === 'unexpected error');
+      expect(logged.map((l) => l.err?.message)).toEqual([SECRET_DETAIL, SECRET_DETAIL, SECRET_DETAIL]);
     } finally {
       await server.close();
     }

@@ -16,7 +16,7 @@ type Ops = ReturnType<typeof createCompiledOperations>;
 /** Run `document` as /graphql would: compiled when the cache says so, else not at all (null). */
 const run = async (ops: Ops, document: DocumentNode, operationName?: string, s = schema) => {
   const compiled = ops.compiled(s, document, operationName);
-  return compiled ? compiled({}, {}) : null;
+  return compiled ? compiled({} as never, {}) : null;
 };
 
 /** A distinct query `width` aliases wide: more aliases, more generated code. */
