@@ -96,20 +96,22 @@ export async function createApp(config: Config, rawStore: Store, log: Logger): P
   // pages set their own 'self'-only CSP (src/explorers); every other answer is JSON.
   const headers = securityHeaders({ contentSecurityPolicy: false, crossOriginEmbedderPolicy: false });
 
+  // What every request but /metrics gets after its request id, logs and metrics.
+  const everyRequest = [lifecycle.gate, compressAccepted, headers];
+
   // GraphQL first, as one layer (src/http/chain.ts): its path is no other's, and the busiest
-  // requests then pass no other layer. Its chain begins with what every request gets below.
+  // requests then pass no other layer. Its chain begins with what every request gets.
   app.use(
     GRAPHQL_PATH,
-    graphqlFacade([observability.observe, lifecycle.gate, compressAccepted, headers], graphql.handler, {
+    graphqlFacade([observability.observe, ...everyRequest], graphql.handler, {
       corsOrigins: config.corsOrigins,
       introspection: config.graphqlIntrospection,
       rateLimiter,
     }),
   );
+  // The request id, logs and metrics, and GET /metrics; then the rest of what every request gets.
   app.use(observability.router);
-  app.use(lifecycle.gate);
-  app.use(compressAccepted);
-  app.use(headers);
+  app.use(everyRequest);
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });

@@ -20,7 +20,7 @@ export function sendGraphQLError(res: Response, error: AppError): void {
   res.status(ERROR_STATUS[error.code]).json({ errors: [{ message: error.message, extensions }] });
 }
 
-export interface GraphQLRouterOptions {
+export interface GraphQLFacadeOptions {
   corsOrigins: string[] | '*';
   /** Without introspection there is no landing page: a browser opening /graphql goes to GraphiQL. */
   introspection: boolean;
@@ -44,7 +44,7 @@ const browserAtRoot: RequestHandler = (req, res, next) => (req.path === '/' ? gr
  * end here, uncharged) → rate limit → path check → JSON body → Apollo (`handler`), and every
  * refusal before Apollo in GraphQL's response shape with this facade's CORS headers.
  */
-export function graphqlFacade(before: RequestHandler[], handler: RequestHandler, opts: GraphQLRouterOptions): RequestHandler {
+export function graphqlFacade(before: RequestHandler[], handler: RequestHandler, opts: GraphQLFacadeOptions): RequestHandler {
   return chain(
     [
       ...before,
